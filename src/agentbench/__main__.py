@@ -1,0 +1,5 @@
+"""`python -m agentbench` runs the CLI."""
+
+from agentbench.cli import main
+
+main()

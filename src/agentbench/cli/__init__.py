@@ -1,0 +1,97 @@
+"""The `agentbench` command line: a click group whose commands load lazily, and the one error handler.
+
+Each command lives in its own module and is imported only when invoked, so `agentbench --help` stays
+fast. Every `AgentBenchError` is printed here as `error: ...` / `hint: ...` (escaped; messages may hold
+agent output) with the error's exit code; `--debug` shows the traceback instead. The seed's registry
+is re-exported: `from agentbench.cli import ADAPTERS` is the object in `agentbench.adapters.registry`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from agentbench import __version__
+from agentbench.adapters.registry import ADAPTERS
+from agentbench.errors import AgentBenchError
+
+__all__ = ["ADAPTERS", "cli", "main"]
+
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "list": ("agentbench.cli.list", "List the available challenges."),
+    "run": ("agentbench.cli.run", "Run agents on challenges, score them, write results."),
+    "validate": ("agentbench.cli.validate", "Check that challenges are fair: reference passes, noop fails."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return None
+        command = importlib.import_module(_COMMANDS[cmd_name][0]).command
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, _COMMANDS[name][1]) for name in sorted(_COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="agentbench")
+@click.option("--debug", is_flag=True, help="Show full tracebacks instead of one-line errors.")
+def cli(debug: bool) -> None:
+    """AgentBench: run coding agents on the same challenges and compare them with one rubric."""
+
+
+def challenges_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--challenges DIR` (repeatable): extra challenge folders beside the built-in ones."""
+    return click.option(
+        "--challenges", "challenge_dirs", multiple=True,
+        type=click.Path(exists=True, file_okay=False, path_type=str),
+        help="Extra challenge folder holding easy/, medium/, hard/ (repeatable).",
+    )(func)
+
+
+def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--json`: machine-readable output on stdout."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(func)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the `agentbench` script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        cli.main(args=args, prog_name="agentbench", standalone_mode=False)
+    except AgentBenchError as exc:
+        if "--debug" in args:
+            raise
+        _print_error(exc.message, exc.hint)
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except (KeyboardInterrupt, click.Abort):
+        _print_error("interrupted", "finished trials are kept; resume with `agentbench run --resume RUN_ID`")
+        sys.exit(130)
+    sys.exit(0)
+
+
+def _print_error(message: str, hint: str | None) -> None:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
+
+    console = Console(stderr=True, highlight=False)
+    console.print(Text.assemble(("error: ", "bold red"), message))
+    if hint:
+        console.print(Text.assemble(("hint: ", "yellow"), hint))

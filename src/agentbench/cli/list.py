@@ -1,0 +1,34 @@
+"""`agentbench list`: the available challenges as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from agentbench.cli import challenges_option, json_option
+from agentbench.loader import discover_challenges, select_challenges
+from agentbench.models import TIERS
+
+
+@click.command(name="list")
+@click.option("--tier", type=click.Choice(TIERS), help="Only challenges of this tier.")
+@challenges_option
+@json_option
+def command(tier: str | None, challenge_dirs: tuple[str, ...], as_json: bool) -> None:
+    """List the available challenges (built-in and from --challenges folders)."""
+    from pathlib import Path  # noqa: PLC0415
+
+    challenges = select_challenges(discover_challenges([Path(d) for d in challenge_dirs]), tier=tier)
+    if as_json:
+        rows = [{"id": c.id, "name": c.name, "tier": c.tier, "language": c.language,
+                 "time_limit_minutes": c.time_limit_minutes,
+                 "has_reference": c.reference_dir is not None,
+                 "has_acceptance": c.acceptance is not None} for c in challenges]
+        click.echo(json.dumps(rows, indent=2))
+        return
+    from rich.console import Console  # noqa: PLC0415
+
+    from agentbench.report.terminal import challenge_table  # noqa: PLC0415
+
+    Console().print(challenge_table(challenges))

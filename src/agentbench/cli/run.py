@@ -1,0 +1,106 @@
+"""`agentbench run`: run agents on challenges, show progress, print the breakdown, write results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agentbench.cli import challenges_option
+from agentbench.errors import UsageError
+from agentbench.loader import discover_challenges, select_challenges
+from agentbench.models import TIERS, Challenge
+from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
+from agentbench.scoring import RUBRICS
+from agentbench.store import RunDir
+
+
+@click.command(name="run")
+@click.option("--agent", "agents", multiple=True, metavar="NAME",
+              help="Agent adapter to run (repeatable). See `agentbench agents`.")
+@click.option("--challenge", "challenge_ids", multiple=True, metavar="ID",
+              help="Challenge ID such as easy/password-gen (repeatable).")
+@click.option("--tier", type=click.Choice(TIERS), help="Run every challenge of this tier.")
+@click.option("--all", "run_all", is_flag=True, help="Run every challenge.")
+@click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Trials per (agent, challenge).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Trials run at once.")
+@click.option("--retries", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Retries of a trial that hit an infrastructure error.")
+@click.option("--rubric", type=click.Choice(sorted(RUBRICS)), default="seed", show_default=True,
+              help="Score weighting: the seed's, or `verified` (hidden tests carry 45 points).")
+@click.option("--model", help="Model name passed to the agent CLIs.")
+@click.option("--results", "results_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("results"), show_default=True, help="Results folder.")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Results file (default: RESULTS/<agent>.json; one agent only).")
+@click.option("--run-id", help="Name of the run folder (default: time and agents).")
+@click.option("--resume", "resume_id", metavar="RUN_ID",
+              help="Finish an interrupted run: only its unfinished trials are run.")
+@challenges_option
+def command(**options: Any) -> None:
+    """Run agents on challenges and score what they produce.
+
+    Example: agentbench run --agent reference --tier easy
+    """
+    from agentbench.cli.progress import RichProgress  # noqa: PLC0415
+
+    config, output_paths = build_config(options)
+    with RichProgress() as progress:
+        outcome = execute(config, progress, output_paths)
+    _print_summary(outcome)
+
+
+def build_config(options: dict[str, Any]) -> tuple[RunConfig, dict[str, Path]]:
+    """Turn CLI options into a RunConfig (fresh, or resumed from its run plan) and results paths."""
+    results_dir: Path = options["results_dir"]
+    if options["resume_id"]:
+        return _resumed_config(results_dir, options["resume_id"]), {}
+    agents = tuple(options["agents"])
+    if not agents:
+        raise UsageError("no agent given", "pass --agent NAME, e.g. --agent reference")
+    picked = _pick_challenges(options)
+    if options["output"] and len(agents) > 1:
+        raise UsageError("--output takes one agent", "drop --output: each agent gets RESULTS/<agent>.json")
+    config = RunConfig(
+        agents=agents, challenges=picked, results_dir=results_dir,
+        run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
+        jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
+        model=options["model"], challenge_dirs=tuple(options["challenge_dirs"]),
+    )
+    return config, ({agents[0]: options["output"]} if options["output"] else {})
+
+
+def _pick_challenges(options: dict[str, Any]) -> tuple[Challenge, ...]:
+    ids, tier, run_all = tuple(options["challenge_ids"]), options["tier"], options["run_all"]
+    if sum(bool(x) for x in (ids, tier, run_all)) != 1:
+        raise UsageError("choose what to run with exactly one of --challenge, --tier or --all",
+                         "e.g. agentbench run --agent reference --tier easy")
+    everything = discover_challenges([Path(d) for d in options["challenge_dirs"]])
+    return select_challenges(everything, ids=ids, tier=tier)
+
+
+def _resumed_config(results_dir: Path, run_id: str) -> RunConfig:
+    plan = RunDir(results_dir / run_id).read_plan()
+    everything = discover_challenges([Path(d) for d in plan.challenge_dirs])
+    return RunConfig(
+        agents=plan.agents, challenges=select_challenges(everything, ids=plan.challenge_ids),
+        results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
+        model=plan.model, challenge_dirs=plan.challenge_dirs,
+    )
+
+
+def _print_summary(outcome: RunOutcome) -> None:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
+
+    from agentbench.report.terminal import aggregate_line, run_table  # noqa: PLC0415
+
+    console = Console()
+    for agent, record in outcome.records.items():
+        console.print(run_table(record))
+        console.print(aggregate_line(record))
+        console.print(Text(f"results: {outcome.results_files[agent]}"))
+    console.print(Text(f"run folder (prompts, transcripts, logs, workspaces): {outcome.run_dir}"))

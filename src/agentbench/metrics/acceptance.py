@@ -1,0 +1,69 @@
+"""Hidden acceptance tests: copied in fresh after the agent ends and run so the agent cannot sway them.
+
+The tests go to `.agentbench/acceptance/` in the workspace, replacing anything the agent left there.
+pytest then runs in a fresh environment that never ran the agent's setup code, with `-P` (the current
+folder is not importable), the harness's packages first on `PYTHONPATH` (an agent's `pytest.py` or
+`sitecustomize.py` cannot shadow them), its own ini file (the agent's pytest config is ignored), a
+`--confcutdir` (the agent's conftest.py files are not loaded) and plugin auto-loading off. Files that
+could have swayed a naive run are recorded as tampering.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from agentbench.metrics.common import MeasureContext, env_for, read_log, run_command
+from agentbench.metrics.tests import count_results
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec
+from agentbench.workspace import HARNESS_DIR, PythonEnv, agent_files, copy_tree, create_env
+
+SUSPICIOUS_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py", "pytest.ini"})
+
+
+def measure_acceptance(spec: AcceptanceSpec, ctx: MeasureContext) -> AcceptanceMeasurement:
+    """Install the hidden tests over whatever is at their path, run them, and count the results."""
+    workspace = ctx.dirs.workspace
+    tampering = find_tampering(workspace)
+    target = workspace / HARNESS_DIR / "acceptance"
+    _remove(workspace / HARNESS_DIR)
+    copy_tree(spec.files_dir, target)
+    (target / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
+    env = create_env(ctx.dirs.scratch / "acceptance-env", ctx.template_site)
+    junit = ctx.dirs.scratch / "junit" / "acceptance.xml"
+    junit.parent.mkdir(parents=True, exist_ok=True)
+    argv = [str(env.python), "-P", "-m", "pytest", "-c", str(target / "pytest.ini"),
+            "--rootdir", str(target), "--confcutdir", str(target), f"--junitxml={junit}",
+            "-q", *spec.command, str(target)]
+    variables = env_for(env, ctx, {
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONPATH": f"{ctx.template_site}:{workspace / 'src'}:{workspace}",
+    })
+    result = run_command("pytest <hidden acceptance tests>", ctx=ctx, env_vars=variables,
+                         log_name="acceptance", timeout_s=spec.time_limit_seconds, argv=argv)
+    counts = count_results(junit, read_log(ctx, result))
+    return AcceptanceMeasurement(tests=replace(counts, commands=(result,)), tampering=tampering)
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def find_tampering(workspace: Path) -> tuple[str, ...]:
+    """Files the agent left that could sway a naive test run, and anything at the protected path."""
+    found = []
+    harness = workspace / HARNESS_DIR
+    if harness.exists() or harness.is_symlink():
+        found.append(f"{HARNESS_DIR}/ existed before the hidden tests were copied in")
+    for path in agent_files(workspace):
+        rel = path.relative_to(workspace)
+        in_tests = any(part in ("tests", "test") for part in rel.parts[:-1])
+        if rel.suffix == ".pth" or rel.name in ("sitecustomize.py", "usercustomize.py"):
+            found.append(str(rel))
+        elif rel.name in SUSPICIOUS_NAMES and not in_tests:
+            found.append(str(rel))
+    return tuple(found)

@@ -1,0 +1,361 @@
+"""Immutable data models of the whole pipeline: challenge, adapter result, measurements, scores, records.
+
+Every model is a frozen, slotted dataclass holding only immutable values (tuples, not lists). Cheap
+invariants are checked in ``__post_init__``; parsing and validation of user input happen at the
+boundaries (``loader`` for YAML, ``records`` for JSON). This module imports only the standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+TIERS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The challenge tiers, in order of difficulty."""
+
+
+def _check_range(name: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rubric:
+    """The seed's `scoring_rubric` block."""
+
+    min_files: int = 0
+    """Minimum number of files the agent should create."""
+    must_have_tests: bool = False
+    """Whether the agent is expected to write tests."""
+    must_have_readme: bool = False
+    """Whether the agent is expected to write a README."""
+    max_time_minutes: int = 30
+    """Efficiency baseline: a trial taking this long earns no efficiency points."""
+    criteria: tuple[str, ...] = ()
+    """Human-readable criteria (documentation for reviewers; not scored automatically)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AcceptanceSpec:
+    """Hidden acceptance tests: copied into the workspace only after the agent has finished."""
+
+    files_dir: Path
+    """Folder holding the hidden test files."""
+    command: tuple[str, ...] = ()
+    """Extra arguments for pytest (empty: the harness's protected default invocation)."""
+    time_limit_seconds: int = 300
+    """Wall-clock limit for the acceptance run."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Challenge:
+    """One coding challenge, loaded from YAML."""
+
+    id: str
+    """`tier/name`, derived from the file path, e.g. `easy/password-gen`."""
+    tier: str
+    """One of TIERS."""
+    name: str
+    """Human-readable name."""
+    language: str
+    """Primary programming language."""
+    prompt: str
+    """The full prompt given to the agent."""
+    expected_files: tuple[str, ...]
+    """Files the agent should create, relative to the workspace."""
+    test_commands: tuple[str, ...]
+    """Commands that run the agent's own test suite."""
+    scoring_rubric: Rubric
+    """Scoring criteria and constraints."""
+    time_limit_minutes: int = 30
+    """Wall-clock limit for the agent."""
+    setup_commands: tuple[str, ...] = ()
+    """Commands run before testing (the build step)."""
+    source_path: Path = Path()
+    """The YAML file this challenge was loaded from."""
+    reference_dir: Path | None = None
+    """Folder with the reference solution, if the challenge ships one."""
+    acceptance: AcceptanceSpec | None = None
+    """Hidden acceptance tests, if the challenge ships them."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdapterResult:
+    """What an agent adapter reports about one run (the seed's fields first, extras with defaults)."""
+
+    time_taken_seconds: float
+    """Wall-clock time the agent took."""
+    prompts_used: int
+    """Prompts or turns the agent used."""
+    success: bool
+    """Whether the agent finished without error (not whether its code is right)."""
+    timed_out: bool = False
+    """Whether the agent was killed at its time limit."""
+    input_tokens: int | None = None
+    """Input tokens consumed, where the agent reports them."""
+    output_tokens: int | None = None
+    """Output tokens produced, where the agent reports them."""
+    cost_usd: float | None = None
+    """Cost in US dollars, where the agent reports it."""
+    final_message: str = ""
+    """The agent's final message (untrusted text: escape before display)."""
+    error: str | None = None
+    """Why the agent failed, if it did."""
+    version: str | None = None
+    """The agent CLI's version, where known."""
+
+
+class TrialStatus(StrEnum):
+    """How a trial ended: the failure taxonomy of the trial record."""
+
+    COMPLETED = "completed"
+    """The agent finished and its work was measured."""
+    AGENT_ERROR = "agent_error"
+    """The agent exited with an error; its work was still measured."""
+    TIMEOUT = "timeout"
+    """The agent was killed at its time limit (counts as the agent's failure)."""
+    INFRA_ERROR = "infra_error"
+    """The harness or the machine failed; left out of the scores."""
+    VERIFIER_ERROR = "verifier_error"
+    """Measuring the work failed in the harness; left out of the scores."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandResult:
+    """One setup, test or acceptance command as it ran."""
+
+    command: str
+    """The command line as written in the challenge."""
+    returncode: int | None
+    """Exit status (None when it was killed)."""
+    timed_out: bool
+    """Whether it was killed at its time limit."""
+    duration_s: float
+    """Wall-clock seconds."""
+    log: str
+    """Log file, relative to the trial folder."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the command exited 0 in time."""
+        return self.returncode == 0 and not self.timed_out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildMeasurement:
+    """Did the project build: every setup command succeeded."""
+
+    success: bool
+    """True when every setup command exited 0 (or, with none, the code compiles)."""
+    commands: tuple[CommandResult, ...] = ()
+    """The setup commands as they ran."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TestMeasurement:
+    """Outcome of a test run, counted from JUnit XML or the runner's own summary."""
+
+    passed: int = 0
+    """Tests that passed."""
+    failed: int = 0
+    """Tests that failed or errored."""
+    skipped: int = 0
+    """Tests skipped (not counted in the total)."""
+    source: str = "none"
+    """Where the counts came from: `junit`, `summary` or `none`."""
+    commands: tuple[CommandResult, ...] = ()
+    """The test commands as they ran."""
+
+    def __post_init__(self) -> None:
+        for name in ("passed", "failed", "skipped"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0")
+
+    @property
+    def total(self) -> int:
+        """Tests counted: passed + failed."""
+        return self.passed + self.failed
+
+    @property
+    def pass_rate(self) -> float:
+        """passed / total, 0.0 when no test ran."""
+        return self.passed / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoverageMeasurement:
+    """Line coverage of the agent's (non-test) code while its tests ran, by coverage.py."""
+
+    covered_lines: int = 0
+    """Statements executed."""
+    total_lines: int = 0
+    """Statements in the agent's code."""
+
+    @property
+    def ratio(self) -> float:
+        """covered / total, 0.0 when there is no code."""
+        return self.covered_lines / self.total_lines if self.total_lines else 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QualityMeasurement:
+    """Average cyclomatic complexity of the agent's functions, by lizard."""
+
+    average_complexity: float | None = None
+    """Mean cyclomatic complexity per function (None: no function to assess)."""
+    functions: int = 0
+    """Functions analysed."""
+    files: int = 0
+    """Source files analysed."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompletenessMeasurement:
+    """Which expected files exist."""
+
+    found: tuple[str, ...] = ()
+    """Expected files present as regular files inside the workspace."""
+    missing: tuple[str, ...] = ()
+    """Expected files absent."""
+
+    @property
+    def ratio(self) -> float:
+        """found / expected, 0.0 when nothing is expected."""
+        total = len(self.found) + len(self.missing)
+        return len(self.found) / total if total else 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AcceptanceMeasurement:
+    """The hidden acceptance tests, run after the agent finished."""
+
+    tests: TestMeasurement = field(default_factory=TestMeasurement)
+    """Their outcome."""
+    tampering: tuple[str, ...] = ()
+    """Files the agent left that could sway a test run, or at the protected acceptance path."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Measurements:
+    """Everything measured about one trial's workspace."""
+
+    build: BuildMeasurement
+    """Build verification."""
+    tests: TestMeasurement
+    """The agent's own tests."""
+    coverage: CoverageMeasurement
+    """Line coverage while the agent's tests ran."""
+    quality: QualityMeasurement
+    """Cyclomatic complexity."""
+    completeness: CompletenessMeasurement
+    """Expected files."""
+    acceptance: AcceptanceMeasurement | None = None
+    """Hidden acceptance tests (None when the challenge has none)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreBreakdown:
+    """A 0-100 score and the points of each component."""
+
+    rubric: str
+    """Which rubric weighted it (`seed` or `verified`)."""
+    build: float
+    """Build points."""
+    tests: float
+    """Own-tests pass-rate points."""
+    coverage: float
+    """Coverage points."""
+    quality: float
+    """Quality points."""
+    completeness: float
+    """Completeness points."""
+    efficiency: float
+    """Efficiency points."""
+    acceptance: float = 0.0
+    """Hidden-acceptance points (zero weight in the seed rubric)."""
+
+    def __post_init__(self) -> None:
+        _check_range("total", self.total, 0.0, 100.0 + 1e-9)
+
+    @property
+    def total(self) -> float:
+        """The 0-100 score: the sum of the components."""
+        return (
+            self.build
+            + self.tests
+            + self.coverage
+            + self.quality
+            + self.completeness
+            + self.efficiency
+            + self.acceptance
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrialRecord:
+    """One agent on one challenge, once: what happened and how it scored."""
+
+    agent: str
+    """Adapter name."""
+    challenge_id: str
+    """`tier/name`."""
+    trial: int
+    """1-based trial number for this (agent, challenge)."""
+    status: TrialStatus
+    """How the trial ended."""
+    adapter: AdapterResult | None
+    """What the adapter reported (None when it never ran)."""
+    measurements: Measurements | None
+    """What was measured (None on infrastructure errors)."""
+    seed_score: ScoreBreakdown | None
+    """The seed rubric's score (None when left out of the scores)."""
+    score: ScoreBreakdown | None
+    """The score under the run's rubric (the seed's by default)."""
+    started_at: str
+    """ISO-8601 UTC start time."""
+    duration_s: float
+    """Wall-clock seconds for the whole trial, harness included."""
+    logs_dir: str
+    """The trial folder, relative to the run folder."""
+    isolation: str = "process-group"
+    """Which isolation tier the trial had."""
+    error: str | None = None
+    """What went wrong, for any status but completed."""
+
+    def __post_init__(self) -> None:
+        if self.trial < 1:
+            raise ValueError(f"trial must be >= 1, got {self.trial}")
+
+    @property
+    def scored(self) -> bool:
+        """Whether this trial counts in the scores (infrastructure and verifier errors do not)."""
+        return self.score is not None and self.status not in (
+            TrialStatus.INFRA_ERROR,
+            TrialStatus.VERIFIER_ERROR,
+        )
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        """Hidden-test pass rate, None when the challenge has none."""
+        if self.measurements is None or self.measurements.acceptance is None:
+            return None
+        return self.measurements.acceptance.tests.pass_rate
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRecord:
+    """One agent's results over a set of challenges: the seed's `results/<agent>.json`."""
+
+    agent: str
+    """Adapter name."""
+    run_id: str
+    """The run these trials belong to."""
+    rubric: str
+    """The rubric `score` was computed with."""
+    created_at: str
+    """ISO-8601 UTC time the file was written."""
+    agentbench_version: str
+    """Version of AgentBench that wrote it."""
+    trials: tuple[TrialRecord, ...]
+    """Every trial of this agent in the run."""

@@ -1,0 +1,185 @@
+"""The one door through which AgentBench starts processes (agents, setup, test and scoring commands).
+
+Each process runs in its own session (process group) with an explicit environment, no shell, standard
+input from /dev/null unless given, and stdout/stderr streamed to files with a size cap. At its time
+limit, on Ctrl-C, and after it exits, the whole tree is killed: the process group, plus every process
+that still carries this run's marker variable (which catches grandchildren that called `setsid`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
+"""Environment variable carried by every process AgentBench starts, to find them all again."""
+
+DEFAULT_MAX_OUTPUT_BYTES = 20 * 1024 * 1024
+"""Keep at most this many bytes of each of stdout and stderr; the rest is read and dropped."""
+
+KILL_GRACE_SECONDS = 2.0
+"""Time between SIGTERM and SIGKILL."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProcessResult:
+    """How a process ended."""
+
+    argv: tuple[str, ...]
+    """The command as started."""
+    returncode: int | None
+    """Exit status; None when it could not start or was killed at the limit."""
+    timed_out: bool
+    """Whether it was killed at its time limit."""
+    duration_s: float
+    """Wall-clock seconds."""
+    stdout_path: Path
+    """File holding its (capped) standard output."""
+    stderr_path: Path
+    """File holding its (capped) standard error."""
+    output_truncated: bool = False
+    """Whether stdout or stderr went over the cap."""
+    start_error: str | None = None
+    """Why it could not start (e.g. executable not found)."""
+
+    @property
+    def ok(self) -> bool:
+        """Exited 0 within its limit."""
+        return self.returncode == 0 and not self.timed_out
+
+
+def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-only
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout_s: float,
+    stdout_path: Path,
+    stderr_path: Path,
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+    stdin_path: Path | None = None,
+) -> ProcessResult:
+    """Run `argv` to completion or to its time limit, then kill whatever it left behind."""
+    marker = uuid.uuid4().hex
+    stdout_path.parent.mkdir(parents=True, exist_ok=True)
+    stderr_path.parent.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    try:
+        proc = _spawn(argv, cwd, {**env, MARKER_VARIABLE: marker}, stdin_path)
+    except OSError as exc:
+        stdout_path.write_bytes(b"")
+        stderr_path.write_text(f"could not start {argv[0]!r}: {exc}\n", encoding="utf-8")
+        return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
+                             stdout_path=stdout_path, stderr_path=stderr_path,
+                             start_error=f"{type(exc).__name__}: {exc}")
+    pumps = [_Pump(proc.stdout, stdout_path, max_output_bytes),
+             _Pump(proc.stderr, stderr_path, max_output_bytes)]
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    finally:
+        kill_tree(proc.pid, marker)
+        proc.wait()
+        for pump in pumps:
+            pump.join()
+    return ProcessResult(
+        argv=tuple(argv), returncode=None if timed_out else proc.returncode, timed_out=timed_out,
+        duration_s=time.monotonic() - start, stdout_path=stdout_path, stderr_path=stderr_path,
+        output_truncated=any(p.truncated for p in pumps),
+    )
+
+
+def _spawn(
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdin_path: Path | None
+) -> subprocess.Popen[bytes]:
+    stdin: IO[bytes] | int = subprocess.DEVNULL
+    with contextlib.ExitStack() as stack:
+        if stdin_path is not None:
+            stdin = stack.enter_context(stdin_path.open("rb"))
+        return subprocess.Popen(  # noqa: S603 - argv list, never a shell
+            list(argv), cwd=cwd, env=dict(env), stdin=stdin, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
+        )
+
+
+class _Pump(threading.Thread):
+    """Copies one pipe to a file, keeping at most `cap` bytes and draining the rest."""
+
+    def __init__(self, pipe: IO[bytes] | None, path: Path, cap: int) -> None:
+        super().__init__(daemon=True)
+        self.pipe, self.path, self.cap = pipe, path, cap
+        self.truncated = False
+        self.start()
+
+    def run(self) -> None:
+        if self.pipe is None:
+            return
+        kept = 0
+        with self.path.open("wb") as out, self.pipe:
+            while chunk := self.pipe.read1(65536):
+                room = self.cap - kept
+                if room > 0:
+                    out.write(chunk[:room])
+                    kept += min(room, len(chunk))
+                if len(chunk) > max(room, 0):
+                    self.truncated = True
+
+
+def kill_tree(pgid: int, marker: str | None = None) -> int:
+    """Kill a process group and every process carrying `marker`; return how many were signalled."""
+    needle = f"{MARKER_VARIABLE}={marker}".encode() if marker else None
+    return _kill(pgid, needle)
+
+
+def kill_marked(variable: str, value: str) -> int:
+    """Kill every process whose environment holds `variable=value` (e.g. all of a run's processes)."""
+    return _kill(None, f"{variable}={value}".encode())
+
+
+def _kill(pgid: int | None, needle: bytes | None) -> int:
+    victims = _live_members(pgid, needle)
+    _signal_all(pgid, victims, signal.SIGTERM)
+    deadline = time.monotonic() + KILL_GRACE_SECONDS
+    while time.monotonic() < deadline and _live_members(pgid, needle):
+        time.sleep(0.02)
+    stragglers = _live_members(pgid, needle)
+    _signal_all(pgid, stragglers, signal.SIGKILL)
+    return len(victims | stragglers)
+
+
+def _signal_all(pgid: int | None, pids: set[int], sig: signal.Signals) -> None:
+    if pgid is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, sig)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def _live_members(pgid: int | None, needle: bytes | None) -> set[int]:
+    """Live (non-zombie) processes in group `pgid` or whose environment holds `needle` (/proc)."""
+    own = os.getpid()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == own:
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[0] in ("Z", "X"):
+                continue
+            if int(fields[2]) == pgid or (needle and needle in (entry / "environ").read_bytes().split(b"\0")):
+                found.add(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found

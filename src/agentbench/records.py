@@ -1,0 +1,155 @@
+"""JSON shape of trial and run records: the only (de)serialiser, pure (no disk access).
+
+A results file is a JSON object with `schema_version`; its `trials` hold `TrialRecord`s field for field.
+Derived summaries (`aggregate_score`, per-challenge means) are written for human readers and recomputed
+on load. Every malformed input raises `ResultsFileError` naming the offending field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from enum import Enum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from agentbench.errors import ResultsFileError
+from agentbench.models import RunRecord, TrialRecord
+from agentbench.scoring import aggregate_score, challenge_means
+
+SCHEMA_VERSION = 1
+"""Version of the results-file schema; bumped on any incompatible change."""
+
+T = TypeVar("T")
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn a model value (dataclasses, tuples, enums, paths) into plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def from_jsonable(cls: type[T], data: Any, where: str = "$") -> T:
+    """Build a model of type `cls` from plain JSON values, checking every field's type."""
+    return typing.cast(T, _convert(cls, data, where))
+
+
+def _convert(tp: Any, data: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return _convert_union(typing.get_args(tp), data, where)
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise ValueError(f"{where}: expected a list, got {type(data).__name__}")
+        item = typing.get_args(tp)[0]
+        return tuple(_convert(item, v, f"{where}[{i}]") for i, v in enumerate(data))
+    if dataclasses.is_dataclass(tp):
+        return _convert_dataclass(tp, data, where)
+    return _convert_scalar(tp, data, where)
+
+
+def _convert_union(args: tuple[Any, ...], data: Any, where: str) -> Any:
+    if data is None and type(None) in args:
+        return None
+    real = [a for a in args if a is not type(None)]
+    return _convert(real[0], data, where)
+
+
+def _convert_dataclass(tp: Any, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+    hints = typing.get_type_hints(tp)
+    kwargs = {}
+    for f in dataclasses.fields(tp):
+        if f.name in data:
+            kwargs[f.name] = _convert(hints[f.name], data[f.name], f"{where}.{f.name}")
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise ValueError(f"{where}: missing field '{f.name}'")
+    try:
+        return tp(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from exc
+
+
+def _convert_scalar(tp: Any, data: Any, where: str) -> Any:
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        try:
+            return tp(data)
+        except ValueError:
+            raise ValueError(f"{where}: unknown value {data!r}") from None
+    if tp is Path and isinstance(data, str):
+        return Path(data)
+    if tp is float and isinstance(data, int) and not isinstance(data, bool):
+        return float(data)
+    if tp is Any or (isinstance(data, tp) and not (tp is int and isinstance(data, bool))):
+        return data
+    raise ValueError(f"{where}: expected {getattr(tp, '__name__', tp)}, got {type(data).__name__}")
+
+
+def run_to_dict(run: RunRecord) -> dict[str, Any]:
+    """Serialise a run record, with its derived summaries, for `results/<agent>.json`."""
+    body = to_jsonable(run)
+    body.pop("trials")
+    means = challenge_means(run.trials)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        **body,
+        "aggregate_score": aggregate_score(run.trials),
+        "challenges": {cid: round(mean, 2) for cid, mean in means.items()},
+        "trials": [to_jsonable(t) for t in run.trials],
+    }
+
+
+def dumps_run(run: RunRecord) -> str:
+    """The JSON text of a results file."""
+    return json.dumps(run_to_dict(run), indent=2, ensure_ascii=False) + "\n"
+
+
+def loads_run(text: str, source: str = "<results>") -> RunRecord:
+    """Parse a results file's text, checking its schema version and every field."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResultsFileError(
+            source, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
+            "the file may be truncated; re-run `agentbench run` or restore it",
+        ) from None
+    if not isinstance(data, dict):
+        raise ResultsFileError(source, "not an AgentBench results file (expected a JSON object)")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ResultsFileError(
+            source,
+            f"schema version {version!r} is not supported (this AgentBench reads version {SCHEMA_VERSION})",
+            "re-run the trials with this version, or use the AgentBench version that wrote the file",
+        )
+    try:
+        return from_jsonable(RunRecord, data)
+    except ValueError as exc:
+        raise ResultsFileError(source, f"invalid record: {exc}") from None
+
+
+def dumps_trial(trial: TrialRecord) -> str:
+    """The JSON text of one trial record (`record.json` in the trial folder)."""
+    body = {"schema_version": SCHEMA_VERSION, **to_jsonable(trial)}
+    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def loads_trial(text: str, source: str = "<trial>") -> TrialRecord:
+    """Parse one trial record, checking its schema version."""
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.pop("schema_version", None) != SCHEMA_VERSION:
+            raise ValueError("missing or unsupported schema_version")
+        return from_jsonable(TrialRecord, data)
+    except (json.JSONDecodeError, ValueError) as exc:
+        raise ResultsFileError(source, f"invalid trial record: {exc}") from None

@@ -1,0 +1,319 @@
+"""Running trials: one trial = workspace -> adapter -> measure -> score -> record; a run = many trials.
+
+The runner composes the layers below it and never prints: it reports to a `Progress` observer. Trials
+run on a thread pool (`jobs`), each in its own temporary folders; finished trials are written as soon
+as they end, so an interrupted run loses nothing and `resume` runs only what is missing. On Ctrl-C
+every process the run started is killed and unfinished trials are left unrecorded.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from agentbench import __version__, process
+from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
+from agentbench.adapters.registry import get_adapter
+from agentbench.errors import AgentBenchError
+from agentbench.metrics import MeasureContext, measure
+from agentbench.models import AdapterResult, Challenge, Measurements, RunRecord, TrialRecord, TrialStatus
+from agentbench.scoring import RUBRICS, score_trial
+from agentbench.store import RunDir, RunPlan, write_results
+from agentbench.workspace import (
+    TrialDirs,
+    archive_workspace,
+    cache_dir,
+    make_trial_dirs,
+    template_site_packages,
+)
+
+RUN_MARKER_VARIABLE = "AGENTBENCH_RUN_MARKER"
+
+
+class Cancelled(Exception):
+    """The run was interrupted; the current trial is abandoned, not recorded."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrialSpec:
+    """One trial to run."""
+
+    agent: str
+    challenge: Challenge
+    trial: int
+
+
+class Progress(Protocol):
+    """Observer of a run (the CLI shows it; the default does nothing)."""
+
+    def run_started(self, total: int, skipped: int) -> None:
+        """`total` trials planned, `skipped` of them already finished."""
+
+    def trial_started(self, spec: TrialSpec) -> None:
+        """A trial began."""
+
+    def trial_finished(self, record: TrialRecord) -> None:
+        """A trial ended and its record was written."""
+
+
+class NullProgress:
+    """A Progress that ignores everything."""
+
+    def run_started(self, total: int, skipped: int) -> None:
+        """Ignore."""
+
+    def trial_started(self, spec: TrialSpec) -> None:
+        """Ignore."""
+
+    def trial_finished(self, record: TrialRecord) -> None:
+        """Ignore."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunConfig:
+    """Everything a run needs; built and validated from CLI options or by Python callers."""
+
+    agents: tuple[str, ...]
+    challenges: tuple[Challenge, ...]
+    results_dir: Path
+    run_id: str
+    trials: int = 1
+    jobs: int = 1
+    retries: int = 0
+    rubric: str = "seed"
+    model: str | None = None
+    challenge_dirs: tuple[str, ...] = ()
+    command_timeout_s: float = 600.0
+
+    def __post_init__(self) -> None:
+        if not self.agents:
+            raise AgentBenchError("no agent given", "pass --agent NAME")
+        if not self.challenges:
+            raise AgentBenchError("no challenge selected", "pass --challenge ID, --tier T or --all")
+        for name, value in (("trials", self.trials), ("jobs", self.jobs)):
+            if value < 1:
+                raise AgentBenchError(f"--{name} must be at least 1, got {value}")
+        if self.rubric not in RUBRICS:
+            raise AgentBenchError(f"unknown rubric '{self.rubric}'", f"use one of: {', '.join(RUBRICS)}")
+
+    @property
+    def run_dir(self) -> RunDir:
+        """This run's folder."""
+        return RunDir(self.results_dir / self.run_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunOutcome:
+    """What a run produced."""
+
+    run_dir: Path
+    records: dict[str, RunRecord]
+    results_files: dict[str, Path] = field(default_factory=dict)
+
+
+def new_run_id(agents: Sequence[str]) -> str:
+    """A readable, unique run ID: UTC time plus the agents."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{'-'.join(agents)[:40]}-{uuid.uuid4().hex[:4]}"
+
+
+def plan_trials(config: RunConfig) -> tuple[TrialSpec, ...]:
+    """Every (agent, challenge, trial) of the run, challenge-major so agents interleave."""
+    return tuple(
+        TrialSpec(agent=agent, challenge=challenge, trial=n)
+        for challenge in config.challenges
+        for n in range(1, config.trials + 1)
+        for agent in config.agents
+    )
+
+
+def save_plan(config: RunConfig) -> None:
+    """Write the run plan so the run can be resumed."""
+    config.run_dir.write_plan(RunPlan(
+        run_id=config.run_id, agents=config.agents,
+        challenge_ids=tuple(c.id for c in config.challenges),
+        challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
+        model=config.model, created_at=_now(),
+    ))
+
+
+def execute(config: RunConfig, progress: Progress | None = None,
+            results_paths: dict[str, Path] | None = None) -> RunOutcome:
+    """Run every unfinished trial of the plan, then write the per-agent results files."""
+    progress = progress or NullProgress()
+    for agent in config.agents:
+        get_adapter(agent)  # fail fast on an unknown agent, before any work
+    save_plan(config)
+    done = config.run_dir.finished()
+    todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
+    progress.run_started(total=len(plan_trials(config)), skipped=len(done))
+    if todo:
+        template = template_site_packages(cache_dir(), config.run_dir.root / "logs")
+        _run_pool(todo, config, template, progress)
+    return _write_results(config, results_paths or {})
+
+
+def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, template: Path, progress: Progress) -> None:
+    cancel = threading.Event()
+    marker = uuid.uuid4().hex
+    pending = list(reversed(todo))
+    with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="trial") as pool:
+        running: set[Future[None]] = set()
+        try:
+            while pending or running:
+                while pending and len(running) < config.jobs:
+                    spec = pending.pop()
+                    running.add(pool.submit(_trial_job, spec, config, template, progress,
+                                            _Cancel(cancel, marker)))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    future.result()
+        except BaseException:
+            cancel.set()
+            process.kill_marked(RUN_MARKER_VARIABLE, marker)
+            raise
+
+
+@dataclass(frozen=True, slots=True)
+class _Cancel:
+    event: threading.Event
+    marker: str
+
+    def check(self) -> None:
+        if self.event.is_set():
+            raise Cancelled
+
+
+def _trial_job(spec: TrialSpec, config: RunConfig, template: Path, progress: Progress,
+               cancel: _Cancel) -> None:
+    progress.trial_started(spec)
+    for attempt in range(config.retries + 1):
+        try:
+            record = run_trial(spec, config, template, cancel)
+        except Cancelled:
+            return
+        if record.status != TrialStatus.INFRA_ERROR or attempt == config.retries:
+            break
+    config.run_dir.write_trial(record)
+    progress.trial_finished(record)
+
+
+def run_trial(spec: TrialSpec, config: RunConfig, template: Path, cancel: _Cancel) -> TrialRecord:
+    """Run one trial in fresh temporary folders and build its record (not yet written)."""
+    import tempfile  # noqa: PLC0415
+
+    run_dir = config.run_dir
+    trial_dir = run_dir.trial_dir(spec.agent, spec.challenge.id, spec.trial)
+    started, clock = _now(), time.monotonic()
+    base = _Record(spec=spec, started_at=started, clock=clock, logs_dir=run_dir.relative(trial_dir))
+    try:
+        with tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
+            dirs = make_trial_dirs(Path(tmp))
+            trial_dir.mkdir(parents=True, exist_ok=True)
+            (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
+            adapter_result = _run_agent(spec, config, dirs, trial_dir, cancel)
+            cancel.check()
+            ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=template,
+                                 command_timeout_s=config.command_timeout_s)
+            measurements = _measure(spec.challenge, ctx, cancel)
+            if isinstance(measurements, str):
+                return base.build(TrialStatus.VERIFIER_ERROR, adapter_result, None, config, measurements)
+            archive_workspace(dirs.workspace, trial_dir / "workspace")
+    except (AgentBenchError, OSError) as exc:
+        cancel.check()
+        return base.build(TrialStatus.INFRA_ERROR, None, None, config, f"{type(exc).__name__}: {exc}")
+    return base.build(_status(adapter_result), adapter_result, measurements, config, adapter_result.error)
+
+
+def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: Path,
+               cancel: _Cancel) -> AdapterResult:
+    adapter = get_adapter(spec.agent)
+    context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
+                             tmp=dirs.tmp, model=config.model)
+    try:
+        return _call_adapter(adapter, spec.challenge, dirs.workspace, context)
+    except Exception as exc:  # noqa: BLE001 - an adapter's crash is the agent's failure, recorded
+        cancel.check()
+        context.logs_dir.mkdir(parents=True, exist_ok=True)
+        (context.logs_dir / "exception.log").write_text(traceback.format_exc(), encoding="utf-8")
+        return AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False,
+                             error=f"adapter raised {type(exc).__name__}: {exc}")
+
+
+def _call_adapter(adapter: AgentAdapter, challenge: Challenge, workspace: Path,
+                  context: AdapterContext) -> AdapterResult:
+    if accepts_context(adapter):
+        result = adapter.run_challenge(challenge.prompt, workspace, challenge.time_limit_minutes,
+                                       context=context)  # type: ignore[call-arg]
+    else:
+        result = adapter.run_challenge(challenge.prompt, workspace, challenge.time_limit_minutes)
+    if not isinstance(result, AdapterResult):
+        raise TypeError(f"{type(adapter).__name__}.run_challenge returned {type(result).__name__}, "
+                        "not AdapterResult")
+    return result
+
+
+def _measure(challenge: Challenge, ctx: MeasureContext, cancel: _Cancel) -> Measurements | str:
+    try:
+        return measure(challenge, ctx)
+    except Exception as exc:  # noqa: BLE001 - a scorer crash is a verifier error, recorded
+        cancel.check()
+        (ctx.trial_dir / "logs").mkdir(parents=True, exist_ok=True)
+        (ctx.trial_dir / "logs" / "verifier-exception.log").write_text(traceback.format_exc(),
+                                                                      encoding="utf-8")
+        return f"measuring failed: {type(exc).__name__}: {exc}"
+
+
+def _status(result: AdapterResult) -> TrialStatus:
+    if result.timed_out:
+        return TrialStatus.TIMEOUT
+    return TrialStatus.COMPLETED if result.success else TrialStatus.AGENT_ERROR
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Record:
+    spec: TrialSpec
+    started_at: str
+    clock: float
+    logs_dir: str
+
+    def build(self, status: TrialStatus, adapter: AdapterResult | None,
+              measurements: Measurements | None, config: RunConfig, error: str | None) -> TrialRecord:
+        seed = score = None
+        if measurements is not None and adapter is not None:
+            baseline = self.spec.challenge.scoring_rubric.max_time_minutes * 60.0
+            seed, score = (score_trial(measurements, time_seconds=adapter.time_taken_seconds,
+                                       baseline_seconds=baseline, rubric=r)
+                           for r in ("seed", config.rubric))
+        return TrialRecord(
+            agent=self.spec.agent, challenge_id=self.spec.challenge.id, trial=self.spec.trial,
+            status=status, adapter=adapter, measurements=measurements, seed_score=seed, score=score,
+            started_at=self.started_at, duration_s=round(time.monotonic() - self.clock, 3),
+            logs_dir=self.logs_dir, error=error,
+        )
+
+
+def _write_results(config: RunConfig, paths: dict[str, Path]) -> RunOutcome:
+    order = {c.id: i for i, c in enumerate(config.challenges)}
+    finished = sorted((r for r in config.run_dir.finished().values() if r.challenge_id in order),
+                      key=lambda r: (order[r.challenge_id], r.trial))
+    records, files = {}, {}
+    for agent in config.agents:
+        trials = tuple(r for r in finished if r.agent == agent)
+        records[agent] = RunRecord(agent=agent, run_id=config.run_id, rubric=config.rubric,
+                                   created_at=_now(), agentbench_version=__version__, trials=trials)
+        files[agent] = paths.get(agent, config.results_dir / f"{agent}.json")
+        write_results(files[agent], records[agent])
+    return RunOutcome(run_dir=config.run_dir.root, records=records, results_files=files)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,122 @@
+"""Scoring: the seed's weighted rubric (and the verified rubric) as pure functions of measurements.
+
+Score = Build(25) + Tests(20) + Coverage(15) + Quality(15) + Completeness(15) + Efficiency(10)
+
+The `verified` rubric moves weight onto the hidden acceptance tests, the one component an agent cannot
+make green by writing weak tests of its own. Aggregation (the mean over challenges) lives here too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from statistics import fmean
+from types import MappingProxyType
+
+from agentbench.models import Measurements, ScoreBreakdown, TrialRecord
+
+SEED_BASELINE_SECONDS = 1800.0
+"""The seed's efficiency baseline: 30 minutes."""
+
+QUALITY_BANDS: tuple[tuple[float, float], ...] = ((5.0, 1.0), (10.0, 0.5), (20.0, 0.2))
+"""(upper bound exclusive, quality ratio): < 5 -> 1.0, 5-9 -> 0.5, 10-19 -> 0.2, >= 20 -> 0.0."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Weights:
+    """Maximum points per component; they add up to 100."""
+
+    build: float
+    tests: float
+    coverage: float
+    quality: float
+    completeness: float
+    efficiency: float
+    acceptance: float = 0.0
+
+    def __post_init__(self) -> None:
+        total = (
+            self.build
+            + self.tests
+            + self.coverage
+            + self.quality
+            + self.completeness
+            + self.efficiency
+            + self.acceptance
+        )
+        if not math.isclose(total, 100.0):
+            raise ValueError(f"rubric weights must add up to 100, got {total}")
+
+
+RUBRICS: Mapping[str, Weights] = MappingProxyType(
+    {
+        "seed": Weights(
+            build=25, tests=20, coverage=15, quality=15, completeness=15, efficiency=10
+        ),
+        "verified": Weights(
+            build=10,
+            tests=10,
+            coverage=10,
+            quality=10,
+            completeness=10,
+            efficiency=5,
+            acceptance=45,
+        ),
+    }
+)
+"""Named rubrics: the seed's (default) and the verified one (hidden tests carry 45 points)."""
+
+
+def quality_ratio(average_complexity: float | None) -> float:
+    """Map average cyclomatic complexity to the seed's quality ratio (no code scores 0)."""
+    if average_complexity is None:
+        return 0.0
+    for bound, ratio in QUALITY_BANDS:
+        if average_complexity < bound:
+            return ratio
+    return 0.0
+
+
+def efficiency_ratio(time_seconds: float, baseline_seconds: float = SEED_BASELINE_SECONDS) -> float:
+    """The seed's efficiency: max(0, 1 - time / baseline), clipped to [0, 1]."""
+    if baseline_seconds <= 0:
+        raise ValueError(f"baseline must be positive, got {baseline_seconds}")
+    return min(1.0, max(0.0, 1.0 - time_seconds / baseline_seconds))
+
+
+def score_trial(
+    measurements: Measurements,
+    *,
+    time_seconds: float,
+    baseline_seconds: float = SEED_BASELINE_SECONDS,
+    rubric: str = "seed",
+) -> ScoreBreakdown:
+    """Weigh one trial's measurements into a 0-100 score, keeping each component."""
+    weights = RUBRICS[rubric]
+    acceptance = measurements.acceptance
+    return ScoreBreakdown(
+        rubric=rubric,
+        build=weights.build * (1.0 if measurements.build.success else 0.0),
+        tests=weights.tests * measurements.tests.pass_rate,
+        coverage=weights.coverage * measurements.coverage.ratio,
+        quality=weights.quality * quality_ratio(measurements.quality.average_complexity),
+        completeness=weights.completeness * measurements.completeness.ratio,
+        efficiency=weights.efficiency * efficiency_ratio(time_seconds, baseline_seconds),
+        acceptance=weights.acceptance * (acceptance.tests.pass_rate if acceptance else 0.0),
+    )
+
+
+def challenge_means(trials: Iterable[TrialRecord]) -> dict[str, float]:
+    """Mean score per challenge over its scored trials, in first-seen order."""
+    scores: dict[str, list[float]] = {}
+    for trial in trials:
+        if trial.scored and trial.score is not None:
+            scores.setdefault(trial.challenge_id, []).append(trial.score.total)
+    return {cid: fmean(values) for cid, values in scores.items()}
+
+
+def aggregate_score(trials: Iterable[TrialRecord]) -> float | None:
+    """The seed's aggregate: the arithmetic mean over challenges (None when nothing was scored)."""
+    means = challenge_means(trials)
+    return fmean(means.values()) if means else None

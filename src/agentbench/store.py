@@ -1,0 +1,130 @@
+"""The results store: run-directory layout, atomic writes, resume, and reading results files.
+
+    results/
+      <agent>.json                      the seed's per-agent results file (written from the run)
+      <run-id>/
+        run.json                        the run plan: agents, challenges, trials, rubric
+        trials/<agent>/<tier>/<name>/trial-<n>/
+          prompt.md  agent/  logs/  coverage.json  workspace/  record.json
+
+A trial is finished when its `record.json` exists; every file is written to a temporary name and
+renamed into place, so a crash never leaves a half-written record and a resumed run skips exactly the
+finished trials.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentbench.errors import ResultsFileError, RunError
+from agentbench.models import RunRecord, TrialRecord
+from agentbench.records import dumps_run, dumps_trial, from_jsonable, loads_run, loads_trial, to_jsonable
+
+RECORD_NAME = "record.json"
+PLAN_NAME = "run.json"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunPlan:
+    """What a run was asked to do, saved so it can be resumed."""
+
+    run_id: str
+    """The run's ID (its folder name)."""
+    agents: tuple[str, ...]
+    """Adapter names."""
+    challenge_ids: tuple[str, ...]
+    """Challenge IDs, in order."""
+    challenge_dirs: tuple[str, ...]
+    """Extra challenge folders the IDs were found in."""
+    trials: int
+    """Trials per (agent, challenge)."""
+    rubric: str
+    """Rubric for `score`."""
+    model: str | None
+    """Model passed to the agents, if any."""
+    created_at: str
+    """ISO-8601 UTC creation time."""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename (never half-written)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise RunError(f"cannot write {path}: {exc.strerror or exc}",
+                       "check that the results folder is writable and the disk is not full") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class RunDir:
+    """One run's folder."""
+
+    root: Path
+
+    def trial_dir(self, agent: str, challenge_id: str, trial: int) -> Path:
+        """Folder of one trial."""
+        return self.root / "trials" / agent / challenge_id / f"trial-{trial}"
+
+    def relative(self, path: Path) -> str:
+        """`path` relative to the run folder."""
+        return str(path.relative_to(self.root))
+
+    def write_plan(self, plan: RunPlan) -> None:
+        """Save the run plan."""
+        write_atomic(self.root / PLAN_NAME, json.dumps(to_jsonable(plan), indent=2) + "\n")
+
+    def read_plan(self) -> RunPlan:
+        """Load the run plan (for `--resume`)."""
+        path = self.root / PLAN_NAME
+        try:
+            return from_jsonable(RunPlan, json.loads(path.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            raise RunError(f"{self.root} is not a run folder (no {PLAN_NAME})",
+                           "pass the ID of a run under the results folder") from None
+        except (ValueError, OSError) as exc:
+            raise ResultsFileError(path, f"unreadable run plan: {exc}") from None
+
+    def write_trial(self, record: TrialRecord) -> None:
+        """Save a finished trial's record (this marks it finished)."""
+        path = self.trial_dir(record.agent, record.challenge_id, record.trial) / RECORD_NAME
+        write_atomic(path, dumps_trial(record))
+
+    def finished(self) -> dict[tuple[str, str, int], TrialRecord]:
+        """Every finished trial, keyed by (agent, challenge ID, trial number)."""
+        found = {}
+        for path in sorted((self.root / "trials").glob(f"**/{RECORD_NAME}")):
+            record = loads_trial(path.read_text(encoding="utf-8"), str(path))
+            found[(record.agent, record.challenge_id, record.trial)] = record
+        return found
+
+
+def write_results(path: Path, run: RunRecord) -> None:
+    """Write a per-agent results file atomically."""
+    write_atomic(path, dumps_run(run))
+
+
+def read_results(path: Path) -> RunRecord:
+    """Read a results file, with a clear error when it is missing, corrupt or of another schema."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResultsFileError(path, "no such file", "run `agentbench run` first") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsFileError(path, f"cannot read: {exc}") from None
+    return loads_run(text, str(path))
