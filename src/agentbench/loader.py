@@ -52,21 +52,37 @@ def builtin_challenges_dir() -> Path:
 def discover_challenges(
     extra_dirs: Sequence[Path] = (), *, include_builtin: bool = True
 ) -> tuple[Challenge, ...]:
-    """Load every challenge of every tier, built-ins first, then each extra directory in order."""
+    """Load every challenge of every tier, built-ins first; the first problem raises ChallengeError."""
+    challenges, errors = scan_challenges(extra_dirs, include_builtin=include_builtin)
+    if errors:
+        raise errors[0]
+    return challenges
+
+
+def scan_challenges(
+    extra_dirs: Sequence[Path] = (), *, include_builtin: bool = True
+) -> tuple[tuple[Challenge, ...], tuple[ChallengeError, ...]]:
+    """Load every challenge it can, collecting one error per bad file instead of stopping."""
     roots = ([builtin_challenges_dir()] if include_builtin else []) + [Path(d) for d in extra_dirs]
     seen: dict[str, Path] = {}
     found: list[Challenge] = []
+    errors: list[ChallengeError] = []
     for root in roots:
         for path in _challenge_files(root):
-            challenge = load_challenge(path)
+            try:
+                challenge = load_challenge(path)
+            except ChallengeError as exc:
+                errors.append(exc)
+                continue
             if challenge.id in seen:
-                raise ChallengeError(
+                errors.append(ChallengeError(
                     path, None, f"duplicate challenge ID '{challenge.id}' (also defined in {seen[challenge.id]})",
                     "rename one of the files: the ID is derived from the tier folder and file name",
-                )
+                ))
+                continue
             seen[challenge.id] = path
             found.append(challenge)
-    return tuple(found)
+    return tuple(found), tuple(errors)
 
 
 def _challenge_files(root: Path) -> Iterable[Path]:

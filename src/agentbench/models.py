@@ -156,6 +156,8 @@ class BuildMeasurement:
 class TestMeasurement:
     """Outcome of a test run, counted from JUnit XML or the runner's own summary."""
 
+    __test__ = False  # NOTE: tells pytest this "Test..." class is not a test case
+
     passed: int = 0
     """Tests that passed."""
     failed: int = 0

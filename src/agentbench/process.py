@@ -107,7 +107,7 @@ def _spawn(
     with contextlib.ExitStack() as stack:
         if stdin_path is not None:
             stdin = stack.enter_context(stdin_path.open("rb"))
-        return subprocess.Popen(  # noqa: S603 - argv list, never a shell
+        return subprocess.Popen(
             list(argv), cwd=cwd, env=dict(env), stdin=stdin, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
         )

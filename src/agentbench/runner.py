@@ -24,7 +24,14 @@ from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_conte
 from agentbench.adapters.registry import get_adapter
 from agentbench.errors import AgentBenchError
 from agentbench.metrics import MeasureContext, measure
-from agentbench.models import AdapterResult, Challenge, Measurements, RunRecord, TrialRecord, TrialStatus
+from agentbench.models import (
+    AdapterResult,
+    Challenge,
+    Measurements,
+    RunRecord,
+    TrialRecord,
+    TrialStatus,
+)
 from agentbench.scoring import RUBRICS, score_trial
 from agentbench.store import RunDir, RunPlan, write_results
 from agentbench.workspace import (
@@ -208,7 +215,7 @@ def _trial_job(spec: TrialSpec, config: RunConfig, template: Path, progress: Pro
 
 def run_trial(spec: TrialSpec, config: RunConfig, template: Path, cancel: _Cancel) -> TrialRecord:
     """Run one trial in fresh temporary folders and build its record (not yet written)."""
-    import tempfile  # noqa: PLC0415
+    import tempfile
 
     run_dir = config.run_dir
     trial_dir = run_dir.trial_dir(spec.agent, spec.challenge.id, spec.trial)
@@ -240,7 +247,7 @@ def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: P
                              tmp=dirs.tmp, model=config.model)
     try:
         return _call_adapter(adapter, spec.challenge, dirs.workspace, context)
-    except Exception as exc:  # noqa: BLE001 - an adapter's crash is the agent's failure, recorded
+    except Exception as exc:
         cancel.check()
         context.logs_dir.mkdir(parents=True, exist_ok=True)
         (context.logs_dir / "exception.log").write_text(traceback.format_exc(), encoding="utf-8")
@@ -264,7 +271,7 @@ def _call_adapter(adapter: AgentAdapter, challenge: Challenge, workspace: Path,
 def _measure(challenge: Challenge, ctx: MeasureContext, cancel: _Cancel) -> Measurements | str:
     try:
         return measure(challenge, ctx)
-    except Exception as exc:  # noqa: BLE001 - a scorer crash is a verifier error, recorded
+    except Exception as exc:
         cancel.check()
         (ctx.trial_dir / "logs").mkdir(parents=True, exist_ok=True)
         (ctx.trial_dir / "logs" / "verifier-exception.log").write_text(traceback.format_exc(),

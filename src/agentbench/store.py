@@ -23,7 +23,14 @@ from pathlib import Path
 
 from agentbench.errors import ResultsFileError, RunError
 from agentbench.models import RunRecord, TrialRecord
-from agentbench.records import dumps_run, dumps_trial, from_jsonable, loads_run, loads_trial, to_jsonable
+from agentbench.records import (
+    dumps_run,
+    dumps_trial,
+    from_jsonable,
+    loads_run,
+    loads_trial,
+    to_jsonable,
+)
 
 RECORD_NAME = "record.json"
 PLAN_NAME = "run.json"

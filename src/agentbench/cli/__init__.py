@@ -22,7 +22,7 @@ from agentbench.errors import AgentBenchError
 __all__ = ["ADAPTERS", "cli", "main"]
 
 _COMMANDS: dict[str, tuple[str, str]] = {
-    "list": ("agentbench.cli.list", "List the available challenges."),
+    "list": ("agentbench.cli.listing", "List the available challenges."),
     "run": ("agentbench.cli.run", "Run agents on challenges, score them, write results."),
     "validate": ("agentbench.cli.validate", "Check that challenges are fair: reference passes, noop fails."),
 }
@@ -87,11 +87,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     sys.exit(0)
 
 
-def _print_error(message: str, hint: str | None) -> None:
-    from rich.console import Console  # noqa: PLC0415
-    from rich.text import Text  # noqa: PLC0415
+def output_console() -> Any:
+    """The console for a command's main output: terminal width, or 160 columns when piped."""
+    from rich.console import Console
 
-    console = Console(stderr=True, highlight=False)
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=160)
+
+
+def _print_error(message: str, hint: str | None) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
     console.print(Text.assemble(("error: ", "bold red"), message))
     if hint:
         console.print(Text.assemble(("hint: ", "yellow"), hint))

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from agentbench.cli import challenges_option
+from agentbench.cli import challenges_option, output_console
 from agentbench.errors import UsageError
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
@@ -45,7 +45,7 @@ def command(**options: Any) -> None:
 
     Example: agentbench run --agent reference --tier easy
     """
-    from agentbench.cli.progress import RichProgress  # noqa: PLC0415
+    from agentbench.cli.progress import RichProgress
 
     config, output_paths = build_config(options)
     with RichProgress() as progress:
@@ -93,12 +93,11 @@ def _resumed_config(results_dir: Path, run_id: str) -> RunConfig:
 
 
 def _print_summary(outcome: RunOutcome) -> None:
-    from rich.console import Console  # noqa: PLC0415
-    from rich.text import Text  # noqa: PLC0415
+    from rich.text import Text
 
-    from agentbench.report.terminal import aggregate_line, run_table  # noqa: PLC0415
+    from agentbench.report.terminal import aggregate_line, run_table
 
-    console = Console()
+    console = output_console()
     for agent, record in outcome.records.items():
         console.print(run_table(record))
         console.print(aggregate_line(record))

@@ -17,7 +17,7 @@ from pathlib import Path
 from agentbench.metrics.common import MeasureContext, env_for, read_log, run_command
 from agentbench.metrics.tests import count_results
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec
-from agentbench.workspace import HARNESS_DIR, PythonEnv, agent_files, copy_tree, create_env
+from agentbench.workspace import HARNESS_DIR, agent_files, copy_tree, create_env
 
 SUSPICIOUS_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py", "pytest.ini"})
 
@@ -62,8 +62,6 @@ def find_tampering(workspace: Path) -> tuple[str, ...]:
     for path in agent_files(workspace):
         rel = path.relative_to(workspace)
         in_tests = any(part in ("tests", "test") for part in rel.parts[:-1])
-        if rel.suffix == ".pth" or rel.name in ("sitecustomize.py", "usercustomize.py"):
-            found.append(str(rel))
-        elif rel.name in SUSPICIOUS_NAMES and not in_tests:
+        if rel.suffix == ".pth" or rel.name in ("sitecustomize.py", "usercustomize.py") or (rel.name in SUSPICIOUS_NAMES and not in_tests):
             found.append(str(rel))
     return tuple(found)

@@ -41,7 +41,7 @@ def command_argv(command: str) -> list[str]:
     return shlex.split(command)
 
 
-def run_command(  # noqa: PLR0913 - all keyword-only
+def run_command(
     command: str,
     *,
     ctx: MeasureContext,

@@ -16,7 +16,7 @@ from agentbench.workspace import TrialDirs, agent_files
 
 def measure_quality(challenge: Challenge, dirs: TrialDirs) -> QualityMeasurement:
     """Analyse every non-test source file of the challenge's language."""
-    import lizard  # noqa: PLC0415 - lazy: keeps CLI start-up fast
+    import lizard
 
     suffixes = LANGUAGE_SUFFIXES.get(challenge.language.lower(), (".py",))
     files = [p for p in agent_files(dirs.workspace, suffixes)

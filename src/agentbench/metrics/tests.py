@@ -48,7 +48,7 @@ def count_results(junit: Path, output: str) -> TestMeasurement:
 
 def parse_junit(path: Path) -> TestMeasurement | None:
     """Counts from a JUnit XML report (None when it cannot be read)."""
-    from junitparser import JUnitXml, JUnitXmlError  # noqa: PLC0415 - lazy: start-up time
+    from junitparser import JUnitXml, JUnitXmlError
 
     try:
         xml = JUnitXml.fromfile(str(path))
@@ -100,3 +100,16 @@ def _sum(counts: Iterable[TestMeasurement], commands: tuple[CommandResult, ...])
         source=sources.pop() if len(sources) == 1 else ("mixed" if sources else "none"),
         commands=commands,
     )
+
+
+def parse_junit_cases(path: Path) -> dict[str, bool]:
+    """Per-test outcome (`classname::name` -> passed) from a JUnit XML report; empty if unreadable."""
+    from junitparser import JUnitXml, JUnitXmlError
+
+    try:
+        xml = JUnitXml.fromfile(str(path))
+    except (JUnitXmlError, OSError, ValueError, SyntaxError):
+        return {}
+    suites = list(xml) if isinstance(xml, JUnitXml) else [xml]
+    return {f"{case.classname}::{case.name}": case.is_passed or case.is_skipped
+            for suite in suites for case in suite}

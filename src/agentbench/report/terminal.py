@@ -35,18 +35,20 @@ def challenge_table(challenges: Sequence[Challenge]) -> Table:
     table = Table(title=f"{len(challenges)} challenges")
     for column, justify in (("ID", "left"), ("Name", "left"), ("Tier", "left"),
                             ("Language", "left"), ("Time limit", "right"), ("Hidden tests", "center")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        table.add_column(column, justify=justify, no_wrap=column == "ID")  # type: ignore[arg-type]
     for c in challenges:
         table.add_row(safe_text(c.id), safe_text(c.name), safe_text(c.tier), safe_text(c.language),
                       Text(f"{c.time_limit_minutes} min"), Text("yes" if c.acceptance else "-"))
     return table
 
 
-def _points(value: float | None) -> Text:
+def points_cell(value: float | None) -> Text:
+    """Points with one decimal, a dash for none."""
     return Text("-" if value is None else f"{value:.1f}")
 
 
-def _acceptance_cell(trial: TrialRecord) -> Text:
+def acceptance_cell(trial: TrialRecord) -> Text:
+    """`93% (14/15)` for the hidden tests, a dash when the challenge has none."""
     rate = trial.acceptance_rate
     if rate is None or trial.measurements is None or trial.measurements.acceptance is None:
         return Text("-")
@@ -57,17 +59,18 @@ def _acceptance_cell(trial: TrialRecord) -> Text:
 def run_table(run: RunRecord) -> Table:
     """Per-trial score breakdown of one agent's run."""
     table = Table(title=safe_text(f"{run.agent} — rubric: {run.rubric}"))
-    for column in ("Challenge", "Trial", "Score", "Build", "Tests", "Coverage", "Quality",
-                   "Complete", "Effic.", "Hidden tests", "Time", "Status"):
-        table.add_column(column, justify="left" if column in ("Challenge", "Status") else "right")
+    for column in ("Challenge", "#", "Score", "Build", "Tests", "Cov.", "Qual.",
+                   "Compl.", "Eff.", "Hidden tests", "Time", "Status"):
+        table.add_column(column, justify="left" if column in ("Challenge", "Status") else "right",
+                         no_wrap=True)
     for t in run.trials:
         s = t.score
         table.add_row(
             safe_text(t.challenge_id), Text(str(t.trial)),
             Text("-" if s is None else f"{s.total:.1f}", style="bold"),
-            *(_points(getattr(s, part) if s else None)
+            *(points_cell(getattr(s, part) if s else None)
               for part in ("build", "tests", "coverage", "quality", "completeness", "efficiency")),
-            _acceptance_cell(t),
+            acceptance_cell(t),
             Text(f"{t.adapter.time_taken_seconds:.1f}s" if t.adapter else "-"),
             safe_text(t.status.value, _STATUS_STYLE[t.status]),
         )
@@ -81,3 +84,11 @@ def aggregate_line(run: RunRecord) -> Text:
     shown = "n/a" if value is None else f"{value:.1f}"
     return Text.assemble((f"{run.agent}: ", "bold"), "aggregate score ",
                          (shown, "bold"), f" (mean over {challenges} challenges)")
+
+
+
+def trial_cells(trial: TrialRecord | None) -> tuple[Text, Text]:
+    """Score and hidden-test cells of one trial (dashes when it is missing)."""
+    if trial is None:
+        return Text("-"), Text("-")
+    return points_cell(trial.score.total if trial.score else None), acceptance_cell(trial)

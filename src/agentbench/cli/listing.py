@@ -6,7 +6,7 @@ import json
 
 import click
 
-from agentbench.cli import challenges_option, json_option
+from agentbench.cli import challenges_option, json_option, output_console
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS
 
@@ -17,7 +17,7 @@ from agentbench.models import TIERS
 @json_option
 def command(tier: str | None, challenge_dirs: tuple[str, ...], as_json: bool) -> None:
     """List the available challenges (built-in and from --challenges folders)."""
-    from pathlib import Path  # noqa: PLC0415
+    from pathlib import Path
 
     challenges = select_challenges(discover_challenges([Path(d) for d in challenge_dirs]), tier=tier)
     if as_json:
@@ -27,8 +27,7 @@ def command(tier: str | None, challenge_dirs: tuple[str, ...], as_json: bool) ->
                  "has_acceptance": c.acceptance is not None} for c in challenges]
         click.echo(json.dumps(rows, indent=2))
         return
-    from rich.console import Console  # noqa: PLC0415
 
-    from agentbench.report.terminal import challenge_table  # noqa: PLC0415
+    from agentbench.report.terminal import challenge_table
 
-    Console().print(challenge_table(challenges))
+    output_console().print(challenge_table(challenges))

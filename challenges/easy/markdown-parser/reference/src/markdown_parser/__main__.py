@@ -1,0 +1,5 @@
+"""Entry point for ``python -m markdown_parser``."""
+
+from markdown_parser.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""`agentbench run` end to end: real agents, real venvs, real pytest/coverage, results on disk."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentbench.records import loads_run
+from tests.cli.helpers import invoke
+
+
+@pytest.fixture(scope="module")
+def reference_and_noop(tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    return results
+
+
+def test_reference_scores_high_on_a_builtin_challenge(capsys, tmp_path: Path):
+    r = invoke(capsys, "run", "--agent", "reference", "--challenge", "easy/password-gen",
+               "--results", str(tmp_path))
+    assert r.exit_code == 0, r.err
+    run = loads_run((tmp_path / "reference.json").read_text())
+    (trial,) = run.trials
+    assert trial.status == "completed"
+    assert trial.score.total >= 95
+    assert trial.acceptance_rate == 1.0
+    assert trial.measurements.tests.passed > 0 and trial.measurements.coverage.ratio > 0.9
+    assert "easy/password-gen" in r.out and "aggregate score" in r.out
+    folder = tmp_path / run.run_id / trial.logs_dir
+    for name in ("prompt.md", "record.json", "logs/setup-1.log", "logs/test-1.log",
+                 "logs/acceptance.log", "coverage.json", "workspace/pyproject.toml"):
+        assert (folder / name).is_file(), name
+
+
+def test_noop_scores_at_most_10(capsys, tmp_path: Path):
+    r = invoke(capsys, "run", "--agent", "noop", "--challenge", "easy/password-gen",
+               "--results", str(tmp_path), "--output", str(tmp_path / "custom.json"))
+    assert r.exit_code == 0, r.err
+    data = json.loads((tmp_path / "custom.json").read_text())
+    assert data["aggregate_score"] <= 10
+    trial = data["trials"][0]
+    assert trial["measurements"]["build"]["success"] is False
+    assert trial["measurements"]["acceptance"]["tests"]["passed"] == 0
+
+
+def test_user_challenge_folder_and_verified_rubric(capsys, tmp_path: Path, tiny_challenges):
+    r = invoke(capsys, "run", "--agent", "reference", "--challenge", "easy/adder", "--rubric",
+               "verified", "--challenges", str(tiny_challenges), "--results", str(tmp_path))
+    assert r.exit_code == 0, r.err
+    (trial,) = loads_run((tmp_path / "reference.json").read_text()).trials
+    assert trial.score.rubric == "verified" and trial.seed_score.rubric == "seed"
+    assert trial.score.acceptance == pytest.approx(45.0)
+
+
+def test_resume_runs_only_unfinished_trials(capsys, tmp_path: Path, tiny_challenges):
+    args = ["run", "--agent", "noop", "--challenge", "easy/adder", "--trials", "2",
+            "--challenges", str(tiny_challenges), "--results", str(tmp_path), "--run-id", "r1"]
+    assert invoke(capsys, *args).exit_code == 0
+    first = (tmp_path / "r1" / "trials" / "noop" / "easy" / "adder" / "trial-2" / "record.json")
+    stamp = first.stat().st_mtime_ns
+    first.unlink()
+    (tmp_path / "r1" / "trials" / "noop" / "easy" / "adder" / "trial-1" / "record.json").touch()
+    r = invoke(capsys, "run", "--resume", "r1", "--results", str(tmp_path))
+    assert r.exit_code == 0, r.err
+    assert "resuming: 1 of 2" in r.err
+    assert first.is_file() and first.stat().st_mtime_ns != stamp
+    run = loads_run((tmp_path / "noop.json").read_text())
+    assert sorted(t.trial for t in run.trials) == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "--agent", "nobody", "--challenge", "easy/password-gen"], "unknown agent 'nobody'"),
+        (["run", "--agent", "noop"], "exactly one of --challenge, --tier or --all"),
+        (["run", "--challenge", "easy/password-gen"], "no agent given"),
+        (["run", "--agent", "noop", "--challenge", "easy/nope"], "no such challenge 'easy/nope'"),
+        (["run", "--resume", "missing-run"], "is not a run folder"),
+    ],
+)
+def test_bad_run_options_give_clear_errors(capsys, tmp_path: Path, args, message):
+    r = invoke(capsys, *args, "--results", str(tmp_path))
+    assert r.exit_code in (1, 2)
+    assert message in r.err and "Traceback" not in r.err

@@ -1,0 +1,103 @@
+"""Shared fixtures: tiny challenge folders written by the tests, and a CLI runner."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TINY_YAML = """\
+name: "Adder"
+language: python
+time_limit_minutes: 5
+prompt: |
+  Create a package `adder` under src/ with `add(a, b)` returning a + b.
+  Files: pyproject.toml, src/adder/__init__.py, tests/test_adder.py.
+expected_files:
+  - pyproject.toml
+  - src/adder/__init__.py
+  - tests/test_adder.py
+setup_commands:
+  - python -m pip install -e ".[dev]"
+test_commands:
+  - python -m pytest tests/ -v
+scoring_rubric:
+  min_files: 3
+  must_have_tests: true
+  max_time_minutes: 5
+"""
+
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "adder"
+version = "0.1.0"
+
+[project.optional-dependencies]
+dev = ["pytest"]
+
+[tool.setuptools.packages.find]
+where = ["src"]
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def make_tiny_challenge(root: Path, name: str = "adder", tier: str = "easy") -> Path:
+    """A complete little challenge (YAML, reference, hidden tests) under root/<tier>/."""
+    write(root / tier / f"{name}.yaml", TINY_YAML)
+    ref = root / tier / name / "reference"
+    write(ref / "pyproject.toml", PYPROJECT)
+    write(ref / "src" / "adder" / "__init__.py", '''\
+        """Adds numbers."""
+
+
+        def add(a: int, b: int) -> int:
+            """Return a + b."""
+            return a + b
+
+
+        def unused(x: int) -> int:
+            """Never called by the tests: keeps coverage below 100%."""
+            if x > 0:
+                return x
+            return -x
+        ''')
+    write(ref / "tests" / "test_adder.py", """\
+        from adder import add
+
+
+        def test_add():
+            assert add(2, 3) == 5
+
+
+        def test_add_negative():
+            assert add(-2, -3) == -5
+        """)
+    acc = root / tier / name / "acceptance"
+    write(acc / "test_hidden.py", """\
+        import adder
+
+
+        def test_add_small():
+            assert adder.add(1, 1) == 2
+
+
+        def test_add_large():
+            assert adder.add(10**12, 1) == 10**12 + 1
+        """)
+    return root
+
+
+@pytest.fixture
+def tiny_challenges(tmp_path: Path) -> Path:
+    """A challenge folder holding easy/adder with reference and hidden tests."""
+    return make_tiny_challenge(tmp_path / "challenges")
