@@ -361,3 +361,25 @@ class RunRecord:
     """Version of AgentBench that wrote it."""
     trials: tuple[TrialRecord, ...]
     """Every trial of this agent in the run."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentConfig:
+    """Per-agent settings from the agents config file (no code edits needed)."""
+
+    name: str
+    """The agent's name as used with `--agent`."""
+    adapter: str | None = None
+    """Adapter to use when `name` is not itself an adapter (e.g. `command`)."""
+    executable: str | None = None
+    """Path or name of the agent's executable (default: the adapter's own)."""
+    args: tuple[str, ...] = ()
+    """Extra arguments appended to the adapter's command line."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Extra environment variables (e.g. a base URL for a proxy or a local model)."""
+    model: str | None = None
+    """Default model (`--model` overrides it)."""
+    command: tuple[str, ...] = ()
+    """Command template for the `command` adapter ({prompt_file}, {workspace}, {model}, {prompt})."""
+    stdin: str | None = None
+    """For the `command` adapter: `prompt` to feed the prompt on standard input."""

@@ -21,11 +21,13 @@ from typing import Protocol
 
 from agentbench import __version__, process
 from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
+from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
 from agentbench.errors import AgentBenchError
 from agentbench.metrics import MeasureContext, measure
 from agentbench.models import (
     AdapterResult,
+    AgentConfig,
     Challenge,
     Measurements,
     RunRecord,
@@ -98,6 +100,8 @@ class RunConfig:
     rubric: str = "seed"
     model: str | None = None
     challenge_dirs: tuple[str, ...] = ()
+    agents_config: str | None = None
+    agent_configs: tuple[tuple[str, AgentConfig], ...] = ()
     command_timeout_s: float = 600.0
 
     def __post_init__(self) -> None:
@@ -148,7 +152,7 @@ def save_plan(config: RunConfig) -> None:
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
-        model=config.model, created_at=_now(),
+        model=config.model, agents_config=config.agents_config, created_at=_now(),
     ))
 
 
@@ -156,8 +160,10 @@ def execute(config: RunConfig, progress: Progress | None = None,
             results_paths: dict[str, Path] | None = None) -> RunOutcome:
     """Run every unfinished trial of the plan, then write the per-agent results files."""
     progress = progress or NullProgress()
-    for agent in config.agents:
-        get_adapter(agent)  # fail fast on an unknown agent, before any work
+    for agent in config.agents:  # fail fast on an unknown agent or a missing CLI, before any work
+        adapter = get_adapter(agent, dict(config.agent_configs))
+        if isinstance(adapter, CommandAdapter):
+            adapter.preflight()
     save_plan(config)
     done = config.run_dir.finished()
     todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
@@ -242,11 +248,13 @@ def run_trial(spec: TrialSpec, config: RunConfig, template: Path, cancel: _Cance
 
 def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: Path,
                cancel: _Cancel) -> AdapterResult:
-    adapter = get_adapter(spec.agent)
+    adapter = get_adapter(spec.agent, dict(config.agent_configs))
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
                              tmp=dirs.tmp, model=config.model)
     try:
         return _call_adapter(adapter, spec.challenge, dirs.workspace, context)
+    except AgentBenchError:
+        raise
     except Exception as exc:
         cancel.check()
         context.logs_dir.mkdir(parents=True, exist_ok=True)

@@ -54,6 +54,8 @@ class RunPlan:
     """Rubric for `score`."""
     model: str | None
     """Model passed to the agents, if any."""
+    agents_config: str | None
+    """Path of the agents config file (its values, which may hold secrets, are not copied)."""
     created_at: str
     """ISO-8601 UTC creation time."""
 

@@ -9,17 +9,20 @@ the name), the `agentbench.adapters` entry-point group of installed packages, th
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from importlib.metadata import entry_points
 
 from agentbench.adapters.base import AgentAdapter
+from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.errors import UnknownAdapterError, UsageError
+from agentbench.models import AgentConfig
 
 ENTRY_POINT_GROUP = "agentbench.adapters"
 
 _BUILTIN: dict[str, str] = {
     "reference": "agentbench.adapters.reference:ReferenceAdapter",
     "noop": "agentbench.adapters.noop:NoopAdapter",
+    "command": "agentbench.adapters.command:CommandTemplateAdapter",
 }
 
 
@@ -89,10 +92,15 @@ ADAPTERS = AdapterRegistry()
 """The registry (the seed's `from agentbench.cli import ADAPTERS` re-exports this object)."""
 
 
-def get_adapter(name: str) -> AgentAdapter:
-    """Instantiate the adapter registered as `name`."""
+def get_adapter(name: str, configs: Mapping[str, AgentConfig] | None = None) -> AgentAdapter:
+    """Instantiate the agent `name`: a registered adapter, or one configured in the agents file."""
+    config = (configs or {}).get(name)
+    key = config.adapter if config and config.adapter else name
     try:
-        cls = ADAPTERS[name]
+        cls = ADAPTERS[key]
     except KeyError:
-        raise UnknownAdapterError(name, sorted(ADAPTERS)) from None
+        known = sorted({*ADAPTERS, *(configs or {})})
+        raise UnknownAdapterError(name, known) from None
+    if issubclass(cls, CommandAdapter):
+        return cls(config or AgentConfig(name=name))
     return cls()

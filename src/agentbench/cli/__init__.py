@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -25,6 +26,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("agentbench.cli.listing", "List the available challenges."),
     "run": ("agentbench.cli.run", "Run agents on challenges, score them, write results."),
     "validate": ("agentbench.cli.validate", "Check that challenges are fair: reference passes, noop fails."),
+    "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
 }
 
 
@@ -60,6 +62,14 @@ def challenges_option(func: Callable[..., Any]) -> Callable[..., Any]:
         "--challenges", "challenge_dirs", multiple=True,
         type=click.Path(exists=True, file_okay=False, path_type=str),
         help="Extra challenge folder holding easy/, medium/, hard/ (repeatable).",
+    )(func)
+
+
+def agents_config_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`--agents-config FILE`: per-agent executable, args, env and model (TOML)."""
+    return click.option(
+        "--agents-config", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        help="Agents config file (TOML; default: $AGENTBENCH_AGENTS_CONFIG or ./agentbench.toml).",
     )(func)
 
 

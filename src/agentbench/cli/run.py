@@ -7,12 +7,13 @@ from typing import Any
 
 import click
 
-from agentbench.cli import challenges_option, output_console
+from agentbench.cli import agents_config_option, challenges_option, output_console
 from agentbench.errors import UsageError
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
 from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
 from agentbench.scoring import RUBRICS
+from agentbench.settings import find_agents_config, load_agents_config
 from agentbench.store import RunDir
 
 
@@ -39,6 +40,7 @@ from agentbench.store import RunDir
 @click.option("--run-id", help="Name of the run folder (default: time and agents).")
 @click.option("--resume", "resume_id", metavar="RUN_ID",
               help="Finish an interrupted run: only its unfinished trials are run.")
+@agents_config_option
 @challenges_option
 def command(**options: Any) -> None:
     """Run agents on challenges and score what they produce.
@@ -64,11 +66,14 @@ def build_config(options: dict[str, Any]) -> tuple[RunConfig, dict[str, Path]]:
     picked = _pick_challenges(options)
     if options["output"] and len(agents) > 1:
         raise UsageError("--output takes one agent", "drop --output: each agent gets RESULTS/<agent>.json")
+    config_path = find_agents_config(options["agents_config"])
     config = RunConfig(
         agents=agents, challenges=picked, results_dir=results_dir,
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
         model=options["model"], challenge_dirs=tuple(options["challenge_dirs"]),
+        agents_config=str(config_path.resolve()) if config_path else None,
+        agent_configs=tuple(load_agents_config(config_path).items()),
     )
     return config, ({agents[0]: options["output"]} if options["output"] else {})
 
@@ -88,7 +93,9 @@ def _resumed_config(results_dir: Path, run_id: str) -> RunConfig:
     return RunConfig(
         agents=plan.agents, challenges=select_challenges(everything, ids=plan.challenge_ids),
         results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
-        model=plan.model, challenge_dirs=plan.challenge_dirs,
+        model=plan.model, challenge_dirs=plan.challenge_dirs, agents_config=plan.agents_config,
+        agent_configs=tuple(load_agents_config(
+            Path(plan.agents_config) if plan.agents_config else None).items()),
     )
 
 

@@ -1,0 +1,55 @@
+"""The `command` agent: any agent with a command line, from a template in the agents config file.
+
+    [agents.my-agent]
+    adapter = "command"
+    command = ["my-agent", "--prompt-file", "{prompt_file}", "--dir", "{workspace}", "--model", "{model}"]
+    stdin = "prompt"        # optional: feed the prompt on standard input too
+
+Placeholders: {prompt_file}, {workspace}, {model}, {prompt}, {home}. Each template element becomes one
+argv element after substitution: no shell, so the prompt is never quoted or interpreted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentbench.adapters.cli_base import CommandAdapter, TrialSetup, Usage, template_values
+from agentbench.errors import ConfigError
+
+
+class CommandTemplateAdapter(CommandAdapter):
+    """Runs `config.command` with placeholders filled in."""
+
+    adapter_name = "command"
+
+    def _template(self) -> tuple[str, ...]:
+        if not self.config.command:
+            raise ConfigError(
+                f"agent '{self.name}' uses the command adapter but has no `command`",
+                f'add command = ["my-agent", "{{prompt_file}}"] under [agents.{self.name}]',
+            )
+        return self.config.command
+
+    def resolve_executable(self) -> str | None:
+        """The template's first element (or `executable` from the config)."""
+        import shutil
+
+        return shutil.which(self.config.executable or self._template()[0])
+
+    def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
+        """The template after the executable, placeholders filled."""
+        values = template_values(setup, prompt)
+        try:
+            return [part.format_map(values) for part in self._template()[1:]]
+        except (KeyError, ValueError) as exc:
+            raise ConfigError(f"agent '{self.name}': bad placeholder in command: {exc}",
+                              "use {prompt_file}, {workspace}, {model}, {prompt} or {home}") from None
+
+    def stdin_file(self, setup: TrialSetup) -> Path | None:
+        """The prompt file when the config says `stdin = "prompt"`."""
+        return setup.prompt_file if self.config.stdin == "prompt" else None
+
+    def parse_output(self, stdout: str, stderr: str) -> Usage:
+        """No usage figures; the final message is the last non-empty line of stdout."""
+        lines = [line for line in stdout.splitlines() if line.strip()]
+        return Usage(final_message=lines[-1] if lines else "")
