@@ -1,0 +1,7 @@
+"""Entry point for ``python -m library``."""
+
+import sys
+
+from library.cli import main
+
+sys.exit(main())
