@@ -236,6 +236,8 @@ class AcceptanceMeasurement:
     """Their outcome."""
     tampering: tuple[str, ...] = ()
     """Files the agent left that could sway a test run, or at the protected acceptance path."""
+    uncollected: int = 0
+    """Hidden tests that were not even collected (counted as failed in `tests`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

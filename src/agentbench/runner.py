@@ -12,7 +12,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,6 +25,7 @@ from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
 from agentbench.errors import AgentBenchError
 from agentbench.metrics import MeasureContext, measure
+from agentbench.metrics.acceptance import count_hidden_tests
 from agentbench.models import (
     AdapterResult,
     AgentConfig,
@@ -35,13 +36,14 @@ from agentbench.models import (
     TrialStatus,
 )
 from agentbench.scoring import RUBRICS, score_trial
-from agentbench.store import RunDir, RunPlan, write_results
+from agentbench.store import RunDir, RunPlan, write_atomic, write_results
 from agentbench.workspace import (
     TrialDirs,
     archive_workspace,
     cache_dir,
     make_trial_dirs,
     template_site_packages,
+    tree_digest,
 )
 
 RUN_MARKER_VARIABLE = "AGENTBENCH_RUN_MARKER"
@@ -170,11 +172,49 @@ def execute(config: RunConfig, progress: Progress | None = None,
     progress.run_started(total=len(plan_trials(config)), skipped=len(done))
     if todo:
         template = template_site_packages(cache_dir(), config.run_dir.root / "logs")
-        _run_pool(todo, config, template, progress)
+        counts = hidden_test_counts({s.challenge for s in todo}, template, config.run_dir.root / "logs")
+        _run_pool(todo, config, _Shared(template, counts), progress)
     return _write_results(config, results_paths or {})
 
 
-def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, template: Path, progress: Progress) -> None:
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What every trial of a run shares: the template environment and the hidden-test counts."""
+
+    template: Path
+    hidden_counts: dict[str, int | None]
+
+
+def hidden_test_counts(challenges: Iterable[Challenge], template: Path, log_dir: Path) -> dict[str, int | None]:
+    """Hidden tests per challenge, collected once on its reference solution (cached by content)."""
+    counts: dict[str, int | None] = {}
+    for challenge in challenges:
+        if challenge.acceptance is None or challenge.reference_dir is None:
+            counts[challenge.id] = None
+            continue
+        key = tree_digest(challenge.acceptance.files_dir, challenge.reference_dir)
+        cached = cache_dir() / "hidden-test-counts" / f"{key}.txt"
+        if not cached.is_file():
+            value = _collect_count(challenge, template, log_dir)
+            if value is None:
+                counts[challenge.id] = None
+                continue
+            write_atomic(cached, f"{value}\n")
+        counts[challenge.id] = int(cached.read_text())
+    return counts
+
+
+def _collect_count(challenge: Challenge, template: Path, log_dir: Path) -> int | None:
+    import tempfile
+
+    assert challenge.acceptance is not None and challenge.reference_dir is not None
+    with tempfile.TemporaryDirectory(prefix="agentbench-collect-") as tmp:
+        ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), template_site=template,
+                             trial_dir=log_dir / "collect" / challenge.id)
+        return count_hidden_tests(challenge.acceptance, challenge.reference_dir, ctx)
+
+
+def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: _Shared, progress: Progress) -> None:
     cancel = threading.Event()
     marker = uuid.uuid4().hex
     pending = list(reversed(todo))
@@ -184,7 +224,7 @@ def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, template: Path, prog
             while pending or running:
                 while pending and len(running) < config.jobs:
                     spec = pending.pop()
-                    running.add(pool.submit(_trial_job, spec, config, template, progress,
+                    running.add(pool.submit(_trial_job, spec, config, shared, progress,
                                             _Cancel(cancel, marker)))
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -205,12 +245,12 @@ class _Cancel:
             raise Cancelled
 
 
-def _trial_job(spec: TrialSpec, config: RunConfig, template: Path, progress: Progress,
+def _trial_job(spec: TrialSpec, config: RunConfig, shared: _Shared, progress: Progress,
                cancel: _Cancel) -> None:
     progress.trial_started(spec)
     for attempt in range(config.retries + 1):
         try:
-            record = run_trial(spec, config, template, cancel)
+            record = run_trial(spec, config, shared, cancel)
         except Cancelled:
             return
         if record.status != TrialStatus.INFRA_ERROR or attempt == config.retries:
@@ -219,7 +259,7 @@ def _trial_job(spec: TrialSpec, config: RunConfig, template: Path, progress: Pro
     progress.trial_finished(record)
 
 
-def run_trial(spec: TrialSpec, config: RunConfig, template: Path, cancel: _Cancel) -> TrialRecord:
+def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Cancel) -> TrialRecord:
     """Run one trial in fresh temporary folders and build its record (not yet written)."""
     import tempfile
 
@@ -234,8 +274,9 @@ def run_trial(spec: TrialSpec, config: RunConfig, template: Path, cancel: _Cance
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             adapter_result = _run_agent(spec, config, dirs, trial_dir, cancel)
             cancel.check()
-            ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=template,
-                                 command_timeout_s=config.command_timeout_s)
+            ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
+                                 command_timeout_s=config.command_timeout_s,
+                                 expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id))
             measurements = _measure(spec.challenge, ctx, cancel)
             if isinstance(measurements, str):
                 return base.build(TrialStatus.VERIFIER_ERROR, adapter_result, None, config, measurements)

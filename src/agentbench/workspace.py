@@ -71,10 +71,17 @@ def cache_dir() -> Path:
     return Path(base) / "agentbench"
 
 
+TEMPLATE_LAYOUT = 2
+"""Bumped whenever what the template holds changes, so caches are rebuilt."""
+
+SHADOW_MODULES = ("sitecustomize", "usercustomize")
+"""Empty modules in the template that shadow any an agent plants on the import path."""
+
+
 def template_site_packages(cache: Path, log_dir: Path) -> Path:
     """The cached template environment's site-packages, built once (under a lock) if missing."""
     key = hashlib.sha256(
-        f"{sys.version}|{sys.base_prefix}|{','.join(TEMPLATE_PACKAGES)}".encode()
+        f"{sys.version}|{sys.base_prefix}|{','.join(TEMPLATE_PACKAGES)}|{TEMPLATE_LAYOUT}".encode()
     ).hexdigest()[:12]
     root = cache / "envs" / f"template-{key}"
     if not (root / "READY").exists():
@@ -109,6 +116,11 @@ def _build_template(root: Path, log_dir: Path) -> None:
             f"could not build the scoring environment in {root} (see {result.stderr_path})",
             "check network access to the package index, or set AGENTBENCH_CACHE to a writable folder",
         )
+    site = _site_packages(root)
+    for name in SHADOW_MODULES:
+        (site / f"{name}.py").write_text(
+            '"""Placed by AgentBench: shadows any such module an agent leaves on the import path."""\n',
+            encoding="utf-8")
     (root / "READY").write_text(",".join(TEMPLATE_PACKAGES) + "\n")
 
 
@@ -207,3 +219,12 @@ def archive_workspace(workspace: Path, dest: Path, max_bytes: int = 50 * 1024 * 
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, dest / rel)
     return tuple(left_out)
+
+
+def tree_digest(*roots: Path) -> str:
+    """A SHA-256 over the relative paths and contents of every regular file under `roots`."""
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in _walk_regular(root):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()

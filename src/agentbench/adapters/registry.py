@@ -23,6 +23,12 @@ _BUILTIN: dict[str, str] = {
     "reference": "agentbench.adapters.reference:ReferenceAdapter",
     "noop": "agentbench.adapters.noop:NoopAdapter",
     "command": "agentbench.adapters.command:CommandTemplateAdapter",
+    "claude-code": "agentbench.adapters.claude_code:ClaudeCodeAdapter",
+    "codex": "agentbench.adapters.codex:CodexAdapter",
+    "gemini": "agentbench.adapters.gemini:GeminiAdapter",
+    "aider": "agentbench.adapters.aider:AiderAdapter",
+    "opencode": "agentbench.adapters.opencode:OpenCodeAdapter",
+    "qwen": "agentbench.adapters.qwen_code:QwenCodeAdapter",
 }
 
 

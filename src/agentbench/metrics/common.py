@@ -28,6 +28,8 @@ class MeasureContext:
     """site-packages of the cached template environment."""
     command_timeout_s: float = 600.0
     """Limit for each setup or test command."""
+    expected_acceptance_tests: int | None = None
+    """Hidden tests collected on the reference solution (None: unknown)."""
 
 
 def command_argv(command: str) -> list[str]:
