@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from agentbench.sandbox import Confinement, Limits, confine_argv
+
 MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
 """Environment variable carried by every process AgentBench starts, to find them all again."""
 
@@ -67,15 +69,19 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     stderr_path: Path,
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
     stdin_path: Path | None = None,
+    confinement: Confinement | None = None,
 ) -> ProcessResult:
     """Run `argv` to completion or to its time limit, then kill whatever it left behind."""
     marker = uuid.uuid4().hex
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
+    groups = _make_cgroups(marker, confinement.limits) if confinement else ()
+    full = confine_argv(argv, confinement, cwd) if confinement else list(argv)
     start = time.monotonic()
     try:
-        proc = _spawn(argv, cwd, {**env, MARKER_VARIABLE: marker}, stdin_path)
+        proc = _spawn(_join_cgroups(full, groups), cwd, {**env, MARKER_VARIABLE: marker}, stdin_path)
     except OSError as exc:
+        _remove_cgroups(groups)
         stdout_path.write_bytes(b"")
         stderr_path.write_text(f"could not start {argv[0]!r}: {exc}\n", encoding="utf-8")
         return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
@@ -89,10 +95,11 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     except subprocess.TimeoutExpired:
         timed_out = True
     finally:
-        kill_tree(proc.pid, marker)
+        _kill(proc.pid, f"{MARKER_VARIABLE}={marker}".encode(), groups)
         proc.wait()
         for pump in pumps:
             pump.join()
+        _remove_cgroups(groups)
     return ProcessResult(
         argv=tuple(argv), returncode=None if timed_out else proc.returncode, timed_out=timed_out,
         duration_s=time.monotonic() - start, stdout_path=stdout_path, stderr_path=stderr_path,
@@ -139,21 +146,24 @@ class _Pump(threading.Thread):
 def kill_tree(pgid: int, marker: str | None = None) -> int:
     """Kill a process group and every process carrying `marker`; return how many were signalled."""
     needle = f"{MARKER_VARIABLE}={marker}".encode() if marker else None
-    return _kill(pgid, needle)
+    return _kill(pgid, needle, ())
 
 
 def kill_marked(variable: str, value: str) -> int:
     """Kill every process whose environment holds `variable=value` (e.g. all of a run's processes)."""
-    return _kill(None, f"{variable}={value}".encode())
+    return _kill(None, f"{variable}={value}".encode(), ())
 
 
-def _kill(pgid: int | None, needle: bytes | None) -> int:
-    victims = _live_members(pgid, needle)
+def _kill(pgid: int | None, needle: bytes | None, groups: tuple[Path, ...]) -> int:
+    def members() -> set[int]:
+        return _live_members(pgid, needle) | _cgroup_members(groups)
+
+    victims = members()
     _signal_all(pgid, victims, signal.SIGTERM)
     deadline = time.monotonic() + KILL_GRACE_SECONDS
-    while time.monotonic() < deadline and _live_members(pgid, needle):
+    while time.monotonic() < deadline and members():
         time.sleep(0.02)
-    stragglers = _live_members(pgid, needle)
+    stragglers = members()
     _signal_all(pgid, stragglers, signal.SIGKILL)
     return len(victims | stragglers)
 
@@ -183,3 +193,71 @@ def _live_members(pgid: int | None, needle: bytes | None) -> set[int]:
         except (OSError, IndexError, ValueError):
             continue
     return found
+
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def _make_cgroups(marker: str, limits: Limits) -> tuple[Path, ...]:
+    """Create this process tree's cgroups (v1 pids + memory, or v2); () where that is not allowed."""
+    wanted = []
+    if (CGROUP_ROOT / "pids" / "cgroup.procs").exists():
+        wanted = [(CGROUP_ROOT / "pids" / "agentbench" / marker,
+                   {"pids.max": limits.processes}),
+                  (CGROUP_ROOT / "memory" / "agentbench" / marker,
+                   {"memory.limit_in_bytes": _mb(limits.memory_mb)})]
+    elif (CGROUP_ROOT / "cgroup.controllers").exists():
+        wanted = [(CGROUP_ROOT / "agentbench" / marker,
+                   {"pids.max": limits.processes, "memory.max": _mb(limits.memory_mb)})]
+    made = []
+    for path, settings in wanted:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            made.append(path)
+            for name, value in settings.items():
+                if value is not None:
+                    (path / name).write_text(str(value))
+        except OSError:
+            continue
+    return tuple(made)
+
+
+def _mb(value: int | None) -> int | None:
+    return None if value is None else value * 1024 * 1024
+
+
+def _join_cgroups(argv: list[str], groups: tuple[Path, ...]) -> list[str]:
+    """Wrap argv in a shell that moves itself into the cgroups, then execs (no race with forks)."""
+    if not groups:
+        return argv
+    moves = "; ".join(f'echo $$ > "{group}/cgroup.procs"' for group in groups)
+    return ["/bin/sh", "-c", f"{moves}; exec \"$@\"", "agentbench-confine", *argv]
+
+
+def _cgroup_members(groups: tuple[Path, ...]) -> set[int]:
+    found: set[int] = set()
+    for group in groups:
+        try:
+            found.update(int(pid) for pid in (group / "cgroup.procs").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _remove_cgroups(groups: tuple[Path, ...]) -> None:
+    for group in groups:
+        for _ in range(50):
+            try:
+                group.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.02)
+
+
+def cgroups_available() -> bool:
+    """Whether this process may create cgroups (to label a trial's isolation)."""
+    probe = _make_cgroups(f"probe-{uuid.uuid4().hex}", Limits())
+    _remove_cgroups(probe)
+    return bool(probe)

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from agentbench import __version__, process
 from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
@@ -35,6 +35,8 @@ from agentbench.models import (
     TrialRecord,
     TrialStatus,
 )
+from agentbench.process import cgroups_available
+from agentbench.sandbox import SANDBOXES, Confinement, Limits, bwrap_path, describe
 from agentbench.scoring import RUBRICS, score_trial
 from agentbench.store import RunDir, RunPlan, write_atomic, write_results
 from agentbench.workspace import (
@@ -105,6 +107,9 @@ class RunConfig:
     agents_config: str | None = None
     agent_configs: tuple[tuple[str, AgentConfig], ...] = ()
     command_timeout_s: float = 600.0
+    sandbox: str = "none"
+    limits: Limits = field(default_factory=Limits)
+    agent_timeout_s: float | None = None
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -114,6 +119,11 @@ class RunConfig:
         for name, value in (("trials", self.trials), ("jobs", self.jobs)):
             if value < 1:
                 raise AgentBenchError(f"--{name} must be at least 1, got {value}")
+        if self.sandbox not in SANDBOXES:
+            raise AgentBenchError(f"unknown sandbox '{self.sandbox}'", f"use one of: {', '.join(SANDBOXES)}")
+        if self.sandbox == "bwrap" and bwrap_path() is None:
+            raise AgentBenchError("--sandbox bwrap: bubblewrap is not installed",
+                                  "install it (Debian/Ubuntu: apt-get install bubblewrap) or use --sandbox none")
         if self.rubric not in RUBRICS:
             raise AgentBenchError(f"unknown rubric '{self.rubric}'", f"use one of: {', '.join(RUBRICS)}")
 
@@ -154,7 +164,8 @@ def save_plan(config: RunConfig) -> None:
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
-        model=config.model, agents_config=config.agents_config, created_at=_now(),
+        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
+        agent_timeout_s=config.agent_timeout_s, created_at=_now(),
     ))
 
 
@@ -173,7 +184,8 @@ def execute(config: RunConfig, progress: Progress | None = None,
     if todo:
         template = template_site_packages(cache_dir(), config.run_dir.root / "logs")
         counts = hidden_test_counts({s.challenge for s in todo}, template, config.run_dir.root / "logs")
-        _run_pool(todo, config, _Shared(template, counts), progress)
+        isolation = describe(Confinement(sandbox=config.sandbox), cgroups_available())
+        _run_pool(todo, config, _Shared(template, counts, isolation), progress)
     return _write_results(config, results_paths or {})
 
 
@@ -183,6 +195,7 @@ class _Shared:
 
     template: Path
     hidden_counts: dict[str, int | None]
+    isolation: str
 
 
 def hidden_test_counts(challenges: Iterable[Challenge], template: Path, log_dir: Path) -> dict[str, int | None]:
@@ -266,7 +279,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Canc
     run_dir = config.run_dir
     trial_dir = run_dir.trial_dir(spec.agent, spec.challenge.id, spec.trial)
     started, clock = _now(), time.monotonic()
-    base = _Record(spec=spec, started_at=started, clock=clock, logs_dir=run_dir.relative(trial_dir))
+    base = _Record(spec=spec, started_at=started, clock=clock, logs_dir=run_dir.relative(trial_dir),
+                   isolation=_isolation_label(spec, config, shared))
     try:
         with tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
             dirs = make_trial_dirs(Path(tmp))
@@ -276,7 +290,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Canc
             cancel.check()
             ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
                                  command_timeout_s=config.command_timeout_s,
-                                 expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id))
+                                 expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
+                                 sandbox=config.sandbox, limits=config.limits)
             measurements = _measure(spec.challenge, ctx, cancel)
             if isinstance(measurements, str):
                 return base.build(TrialStatus.VERIFIER_ERROR, adapter_result, None, config, measurements)
@@ -291,9 +306,10 @@ def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: P
                cancel: _Cancel) -> AdapterResult:
     adapter = get_adapter(spec.agent, dict(config.agent_configs))
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
-                             tmp=dirs.tmp, model=config.model)
+                             tmp=dirs.tmp, model=config.model,
+                             confinement=Confinement(sandbox=config.sandbox, limits=config.limits))
     try:
-        return _call_adapter(adapter, spec.challenge, dirs.workspace, context)
+        return _call_adapter(adapter, spec.challenge, dirs.workspace, context, config.agent_timeout_s)
     except AgentBenchError:
         raise
     except Exception as exc:
@@ -305,12 +321,14 @@ def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: P
 
 
 def _call_adapter(adapter: AgentAdapter, challenge: Challenge, workspace: Path,
-                  context: AdapterContext) -> AdapterResult:
+                  context: AdapterContext, timeout_s: float | None) -> AdapterResult:
+    # NOTE: the seed's interface takes minutes; an override in seconds passes a fraction of a minute.
+    minutes: Any = timeout_s / 60.0 if timeout_s else challenge.time_limit_minutes
     if accepts_context(adapter):
-        result = adapter.run_challenge(challenge.prompt, workspace, challenge.time_limit_minutes,
+        result = adapter.run_challenge(challenge.prompt, workspace, minutes,
                                        context=context)  # type: ignore[call-arg]
     else:
-        result = adapter.run_challenge(challenge.prompt, workspace, challenge.time_limit_minutes)
+        result = adapter.run_challenge(challenge.prompt, workspace, minutes)
     if not isinstance(result, AdapterResult):
         raise TypeError(f"{type(adapter).__name__}.run_challenge returned {type(result).__name__}, "
                         "not AdapterResult")
@@ -334,12 +352,19 @@ def _status(result: AdapterResult) -> TrialStatus:
     return TrialStatus.COMPLETED if result.success else TrialStatus.AGENT_ERROR
 
 
+def _isolation_label(spec: TrialSpec, config: RunConfig, shared: _Shared) -> str:
+    if isinstance(get_adapter(spec.agent, dict(config.agent_configs)), CommandAdapter):
+        return shared.isolation
+    return f"agent in-process; commands {shared.isolation}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Record:
     spec: TrialSpec
     started_at: str
     clock: float
     logs_dir: str
+    isolation: str
 
     def build(self, status: TrialStatus, adapter: AdapterResult | None,
               measurements: Measurements | None, config: RunConfig, error: str | None) -> TrialRecord:
@@ -353,7 +378,7 @@ class _Record:
             agent=self.spec.agent, challenge_id=self.spec.challenge.id, trial=self.spec.trial,
             status=status, adapter=adapter, measurements=measurements, seed_score=seed, score=score,
             started_at=self.started_at, duration_s=round(time.monotonic() - self.clock, 3),
-            logs_dir=self.logs_dir, error=error,
+            logs_dir=self.logs_dir, isolation=self.isolation, error=error,
         )
 
 

@@ -56,6 +56,10 @@ class RunPlan:
     """Model passed to the agents, if any."""
     agents_config: str | None
     """Path of the agents config file (its values, which may hold secrets, are not copied)."""
+    sandbox: str
+    """Sandbox of the run (`none` or `bwrap`)."""
+    agent_timeout_s: float | None
+    """Agent time limit override in seconds (None: each challenge's own)."""
     created_at: str
     """ISO-8601 UTC creation time."""
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.models import AdapterResult, Challenge
+from agentbench.sandbox import Confinement
 
 __all__ = ["AdapterContext", "AdapterResult", "AgentAdapter", "accepts_context"]
 
@@ -32,6 +33,8 @@ class AdapterContext:
     """A fresh TMPDIR for the agent."""
     model: str | None = None
     """Model requested with `--model`, if any."""
+    confinement: Confinement | None = None
+    """How the agent's processes are confined (sandbox, limits); None: limits only."""
 
 
 class AgentAdapter(ABC):

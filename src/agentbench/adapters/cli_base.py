@@ -17,7 +17,7 @@ import shutil
 import tempfile
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,6 +25,7 @@ from agentbench import process
 from agentbench.adapters.base import AdapterContext, AgentAdapter
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
+from agentbench.sandbox import Confinement
 
 BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS")
 """Variables taken from the user's environment for every agent (plus each adapter's own)."""
@@ -67,6 +68,7 @@ class TrialSetup:
     logs_dir: Path
     prompt_file: Path
     model: str | None
+    confinement: Confinement
 
 
 class CommandAdapter(AgentAdapter):
@@ -108,13 +110,17 @@ class CommandAdapter(AgentAdapter):
         """Fail before the run starts when the CLI is missing (raises AgentUnavailableError)."""
         if self.resolve_executable() is None:
             raise AgentUnavailableError(
-                f"{self.name}: executable '{self.config.executable or self.executable}' not found",
+                f"{self.name}: executable '{self.wanted_executable()}' not found",
                 f"install it ({self.package})" if self.package else "check the agents config file",
             )
 
+    def wanted_executable(self) -> str:
+        """The executable asked for: the config's, else the adapter's own."""
+        return self.config.executable or self.executable
+
     def resolve_executable(self) -> str | None:
         """The executable's full path, or None when it is not installed."""
-        wanted = self.config.executable or self.executable
+        wanted = self.wanted_executable()
         return shutil.which(wanted) if wanted else None
 
     def version(self) -> str | None:
@@ -155,7 +161,8 @@ class CommandAdapter(AgentAdapter):
         argv = [exe, *self.build_argv(prompt, setup), *self.config.args]
         result = self._run(argv, cwd=setup.workspace, env=self.environment(setup), timeout_s=timeout_s,
                            stdout_path=setup.logs_dir / "stdout.log",
-                           stderr_path=setup.logs_dir / "stderr.log", stdin_path=self.stdin_file(setup))
+                           stderr_path=setup.logs_dir / "stderr.log", stdin_path=self.stdin_file(setup),
+                           confinement=setup.confinement)
         if result.start_error:
             raise AgentUnavailableError(f"{self.name}: could not start {exe}: {result.start_error}")
         return self._result(result)
@@ -200,8 +207,10 @@ def _setup(prompt: str, workspace: Path, context: AdapterContext | None, scratch
     prompt_file = logs / "prompt.txt"
     prompt_file.write_text(prompt, encoding="utf-8")
     model = (context.model if context else None) or default_model
+    confinement = (context.confinement if context and context.confinement else None) or Confinement()
+    confinement = replace(confinement, writable=(workspace, home, tmp))
     return TrialSetup(workspace=workspace, home=home, tmp=tmp, logs_dir=logs,
-                      prompt_file=prompt_file, model=model)
+                      prompt_file=prompt_file, model=model, confinement=confinement)
 
 
 def template_values(setup: TrialSetup, prompt: str) -> Mapping[str, Any]:

@@ -30,11 +30,9 @@ class CommandTemplateAdapter(CommandAdapter):
             )
         return self.config.command
 
-    def resolve_executable(self) -> str | None:
-        """The template's first element (or `executable` from the config)."""
-        import shutil
-
-        return shutil.which(self.config.executable or self._template()[0])
+    def wanted_executable(self) -> str:
+        """The config's `executable`, else the template's first element."""
+        return self.config.executable or self._template()[0]
 
     def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
         """The template after the executable, placeholders filled."""

@@ -12,6 +12,7 @@ from agentbench.errors import UsageError
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
 from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
+from agentbench.sandbox import SANDBOXES
 from agentbench.scoring import RUBRICS
 from agentbench.settings import find_agents_config, load_agents_config
 from agentbench.store import RunDir
@@ -33,6 +34,11 @@ from agentbench.store import RunDir
 @click.option("--rubric", type=click.Choice(sorted(RUBRICS)), default="seed", show_default=True,
               help="Score weighting: the seed's, or `verified` (hidden tests carry 45 points).")
 @click.option("--model", help="Model name passed to the agent CLIs.")
+@click.option("--sandbox", type=click.Choice(SANDBOXES), default="none", show_default=True,
+              help="Confine agents and commands: `bwrap` = PID namespace, read-only host, only the "
+                   "trial's folders writable.")
+@click.option("--agent-timeout", "agent_timeout", type=click.FloatRange(min=0.1), default=None,
+              metavar="SECONDS", help="Override every challenge's agent time limit.")
 @click.option("--results", "results_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("results"), show_default=True, help="Results folder.")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
@@ -72,7 +78,7 @@ def build_config(options: dict[str, Any]) -> tuple[RunConfig, dict[str, Path]]:
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
         model=options["model"], challenge_dirs=tuple(options["challenge_dirs"]),
-        agents_config=str(config_path.resolve()) if config_path else None,
+        sandbox=options["sandbox"], agent_timeout_s=options["agent_timeout"], agents_config=str(config_path.resolve()) if config_path else None,
         agent_configs=tuple(load_agents_config(config_path).items()),
     )
     return config, ({agents[0]: options["output"]} if options["output"] else {})
@@ -94,6 +100,7 @@ def _resumed_config(results_dir: Path, run_id: str) -> RunConfig:
         agents=plan.agents, challenges=select_challenges(everything, ids=plan.challenge_ids),
         results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
         model=plan.model, challenge_dirs=plan.challenge_dirs, agents_config=plan.agents_config,
+        sandbox=plan.sandbox, agent_timeout_s=plan.agent_timeout_s,
         agent_configs=tuple(load_agents_config(
             Path(plan.agents_config) if plan.agents_config else None).items()),
     )

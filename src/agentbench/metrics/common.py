@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from agentbench import process
 from agentbench.models import CommandResult
+from agentbench.sandbox import Confinement, Limits
 from agentbench.workspace import PythonEnv, TrialDirs, command_env
 
 _SHELL_EXPANSION = re.compile(r"[$`*?~]")
@@ -30,6 +31,16 @@ class MeasureContext:
     """Limit for each setup or test command."""
     expected_acceptance_tests: int | None = None
     """Hidden tests collected on the reference solution (None: unknown)."""
+    sandbox: str = "none"
+    """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
+    limits: Limits = field(default_factory=Limits)
+    """Resource limits of every command."""
+
+    def confinement(self) -> Confinement:
+        """Commands may write the workspace, home, temp and harness scratch folders only."""
+        d = self.dirs
+        return Confinement(sandbox=self.sandbox, limits=self.limits,
+                           writable=(d.workspace, d.home, d.tmp, d.scratch))
 
 
 def command_argv(command: str) -> list[str]:
@@ -58,6 +69,7 @@ def run_command(
         argv or command_argv(command), cwd=ctx.dirs.workspace, env=env_vars,
         timeout_s=timeout_s or ctx.command_timeout_s,
         stdout_path=logs / f"{log_name}.log", stderr_path=logs / f"{log_name}.err",
+        confinement=ctx.confinement(),
     )
     return CommandResult(
         command=command, returncode=result.returncode, timed_out=result.timed_out,

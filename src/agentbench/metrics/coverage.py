@@ -39,7 +39,7 @@ def measure_coverage(env: PythonEnv, ctx: MeasureContext) -> CoverageMeasurement
     """Combine the data the test run left and read the totals (zero when nothing was recorded)."""
     data_dir = ctx.dirs.scratch / "coverage"
     rc = data_dir / "coveragerc"
-    report = ctx.trial_dir / "coverage.json"
+    report = data_dir / "coverage.json"
     combine = run_command(
         "coverage combine", ctx=ctx, env_vars=env_for(env, ctx), log_name="coverage-combine",
         argv=[str(env.python), "-m", "coverage", "combine", f"--rcfile={rc}"],
@@ -52,7 +52,9 @@ def measure_coverage(env: PythonEnv, ctx: MeasureContext) -> CoverageMeasurement
     )
     if not exported.ok or not report.is_file():
         return CoverageMeasurement()
-    totals = json.loads(report.read_text(encoding="utf-8")).get("totals", {})
+    text = report.read_text(encoding="utf-8")
+    (ctx.trial_dir / "coverage.json").write_text(text, encoding="utf-8")
+    totals = json.loads(text).get("totals", {})
     return CoverageMeasurement(
         covered_lines=int(totals.get("covered_lines", 0)),
         total_lines=int(totals.get("num_statements", 0)),

@@ -1,0 +1,171 @@
+"""The execution engine with real fake agents: timeouts, crashes, parallel runs, Ctrl-C and resume,
+the bubblewrap sandbox. Each fake agent is a small Python script driven by the `command` adapter."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from agentbench.records import loads_run
+from tests.cli.helpers import invoke
+
+
+def fake_agent(tmp_path: Path, name: str, body: str) -> Path:
+    """Write an agent script and an agents config that runs it; return the config path."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(textwrap.dedent(body), encoding="utf-8")
+    config = tmp_path / f"{name}.toml"
+    config.write_text(textwrap.dedent(f"""\
+        [agents.{name}]
+        adapter = "command"
+        command = ["{sys.executable}", "{script}", "{{prompt_file}}"]
+        """), encoding="utf-8")
+    return config
+
+
+def run_args(config: Path, agent: str, challenges: Path, results: Path, *extra: str) -> list[str]:
+    return ["run", "--agent", agent, "--challenge", "easy/adder", "--challenges", str(challenges),
+            "--results", str(results), "--agents-config", str(config), *extra]
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_hung_agent_is_killed_with_its_children_and_recorded_as_timeout(capsys, tmp_path, tiny_challenges):
+    pids = tmp_path / "pids"
+    config = fake_agent(tmp_path, "hang", f"""
+        import os, subprocess, sys, time
+        open("README.md", "w").write("partial work")
+        child = subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(600)"])
+        open({str(pids)!r}, "w").write(str(child.pid))
+        time.sleep(600)
+    """)
+    start = time.monotonic()
+    r = invoke(capsys, *run_args(config, "hang", tiny_challenges, tmp_path / "r", "--agent-timeout", "2"))
+    assert r.exit_code == 0, r.err
+    assert time.monotonic() - start < 60
+    (trial,) = loads_run((tmp_path / "r" / "hang.json").read_text()).trials
+    assert trial.status == "timeout" and trial.adapter.timed_out
+    assert "timed out" in trial.error
+    assert trial.score is not None and trial.score.efficiency < 10
+    assert not alive(int(pids.read_text()))
+
+
+def test_crashing_agent_is_recorded_as_agent_error_and_its_work_measured(capsys, tmp_path, tiny_challenges):
+    config = fake_agent(tmp_path, "crash", """
+        import sys
+        open("pyproject.toml", "w").write("garbage = [")
+        print("\\x1b[31mboom\\x1b[0m <script>alert(1)</script>")
+        sys.exit(3)
+    """)
+    r = invoke(capsys, *run_args(config, "crash", tiny_challenges, tmp_path / "r"))
+    assert r.exit_code == 0, r.err
+    assert "\x1b[31m" not in r.out
+    (trial,) = loads_run((tmp_path / "r" / "crash.json").read_text()).trials
+    assert trial.status == "agent_error" and trial.error == "exited with status 3"
+    assert trial.measurements.completeness.found == ("pyproject.toml",)
+    assert trial.measurements.build.success is False
+
+
+def test_missing_agent_cli_stops_the_run_before_it_starts(capsys, tmp_path, tiny_challenges):
+    config = tmp_path / "a.toml"
+    config.write_text('[agents.ghost]\nadapter = "command"\ncommand = ["no-such-agent-cli", "{prompt_file}"]\n')
+    r = invoke(capsys, *run_args(config, "ghost", tiny_challenges, tmp_path / "r"))
+    assert r.exit_code == 1
+    assert "no-such-agent-cli" in r.err and "not found" in r.err
+    assert not (tmp_path / "r" / "ghost.json").exists()
+
+
+def test_several_agents_and_trials_in_parallel(capsys, tmp_path, tiny_challenges):
+    config = fake_agent(tmp_path, "quick", """
+        import time
+        time.sleep(0.2)
+    """)
+    r = invoke(capsys, "run", "--agent", "quick", "--agent", "noop", "--challenge", "easy/adder",
+               "--trials", "2", "--jobs", "4", "--challenges", str(tiny_challenges),
+               "--results", str(tmp_path), "--agents-config", str(config), "--run-id", "par")
+    assert r.exit_code == 0, r.err
+    for agent in ("quick", "noop"):
+        run = loads_run((tmp_path / f"{agent}.json").read_text())
+        assert sorted(t.trial for t in run.trials) == [1, 2]
+    records = list((tmp_path / "par" / "trials").rglob("record.json"))
+    assert len(records) == 4
+
+
+def test_ctrl_c_keeps_finished_trials_and_resume_runs_each_exactly_once(tmp_path, tiny_challenges):
+    marker = tmp_path / "started"
+    config = fake_agent(tmp_path, "slow", f"""
+        import os, time
+        with open({str(marker)!r}, "a") as f:
+            f.write(str(os.getpid()) + "\\n")
+        time.sleep(1.5)
+    """)
+    results = tmp_path / "r"
+    args = [sys.executable, "-m", "agentbench", *run_args(config, "slow", tiny_challenges, results,
+                                                          "--trials", "4", "--run-id", "ctrl")]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    trials = results / "ctrl" / "trials" / "slow" / "easy" / "adder"
+    while time.monotonic() < deadline and not list(trials.glob("*/record.json")):
+        time.sleep(0.1)
+    while time.monotonic() < deadline and len(marker.read_text().split()) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "resume" in err
+    finished = {p.parent.name for p in trials.glob("*/record.json")}
+    assert 1 <= len(finished) < 4
+    assert not any(alive(int(pid)) for pid in marker.read_text().split())
+    resumed = subprocess.run([sys.executable, "-m", "agentbench", "run", "--resume", "ctrl",
+                              "--results", str(results)], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    run = loads_run((results / "slow.json").read_text())
+    assert sorted(t.trial for t in run.trials) == [1, 2, 3, 4]
+    # every trial ran to completion once; at most the one interrupted mid-way was started twice
+    assert len(marker.read_text().split()) in (4, 5)
+
+
+@pytest.mark.skipif(not Path("/usr/bin/bwrap").exists() and not os.environ.get("CI"),
+                    reason="bubblewrap not installed (.ci/run installs it)")
+def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, tiny_challenges):
+    outside = Path("/tmp") / f"agentbench-escape-{uuid.uuid4().hex}"
+    results = tmp_path / "r"
+    config = fake_agent(tmp_path, "escape", f"""
+        import os, pathlib
+        tried = []
+        for target in ({str(outside)!r}, os.path.expanduser("~/../escaped"),
+                       {str(results / "planted.txt")!r}, "../../escaped", "/etc/agentbench-escaped"):
+            try:
+                pathlib.Path(target).write_text("x")
+                tried.append(target + ": written")
+            except OSError as exc:
+                tried.append(target + ": " + type(exc).__name__)
+        pathlib.Path("inside.txt").write_text("\\n".join(tried))
+        os.symlink("/etc/hostname", "README.md")
+    """)
+    r = invoke(capsys, *run_args(config, "escape", tiny_challenges, results, "--sandbox", "bwrap"))
+    assert r.exit_code == 0, r.err
+    assert not outside.exists()
+    assert not (results / "planted.txt").exists()
+    assert not Path("/etc/agentbench-escaped").exists()
+    run = loads_run((results / "escape.json").read_text())
+    (trial,) = run.trials
+    assert trial.isolation.startswith("bwrap")
+    kept = results / run.run_id / trial.logs_dir / "workspace"
+    assert (kept / "inside.txt").is_file()
+    assert not (kept / "README.md").exists()  # the symlink to a host file is not followed out
+    report = (kept / "inside.txt").read_text()
+    assert "/etc/agentbench-escaped: OSError" in report  # the host is read-only; /tmp is a throwaway tmpfs
