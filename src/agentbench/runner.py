@@ -43,6 +43,7 @@ from agentbench.workspace import (
     TrialDirs,
     archive_workspace,
     cache_dir,
+    copy_tree,
     make_trial_dirs,
     template_site_packages,
     tree_digest,
@@ -398,3 +399,55 @@ def _write_results(config: RunConfig, paths: dict[str, Path]) -> RunOutcome:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def regrade(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
+    """Re-measure and re-score every kept workspace of a run, keeping the agent's transcript and time.
+
+    For a scorer fix or a new rubric: the agents are not run again. Each trial's previous record is
+    kept once as `record.orig.json`.
+    """
+    progress = progress or NullProgress()
+    finished = [r for r in config.run_dir.finished().values() if r.adapter is not None]
+    progress.run_started(total=len(finished), skipped=0)
+    template = template_site_packages(cache_dir(), config.run_dir.root / "logs")
+    by_id = {c.id: c for c in config.challenges}
+    counts = hidden_test_counts(by_id.values(), template, config.run_dir.root / "logs")
+    shared = _Shared(template, counts, describe(Confinement(sandbox=config.sandbox), cgroups_available()))
+    for record in finished:
+        if record.challenge_id not in by_id:
+            continue
+        spec = TrialSpec(agent=record.agent, challenge=by_id[record.challenge_id], trial=record.trial)
+        progress.trial_started(spec)
+        new = _regrade_trial(record, spec, config, shared)
+        config.run_dir.write_trial(new)
+        progress.trial_finished(new)
+    return _write_results(config, {})
+
+
+def _regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, shared: _Shared) -> TrialRecord:
+    import dataclasses
+    import shutil
+    import tempfile
+
+    trial_dir = config.run_dir.root / record.logs_dir
+    original = trial_dir / "record.orig.json"
+    if not original.exists():
+        shutil.copyfile(trial_dir / "record.json", original)
+    assert record.adapter is not None
+    with tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
+        dirs = make_trial_dirs(Path(tmp))
+        if (trial_dir / "workspace").is_dir():
+            copy_tree(trial_dir / "workspace", dirs.workspace)
+        ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
+                             command_timeout_s=config.command_timeout_s,
+                             expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
+                             sandbox=config.sandbox, limits=config.limits)
+        measurements = _measure(spec.challenge, ctx, _Cancel(threading.Event(), ""))
+    if isinstance(measurements, str):
+        return dataclasses.replace(record, status=TrialStatus.VERIFIER_ERROR, error=measurements,
+                                   seed_score=None, score=None)
+    base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
+                   logs_dir=record.logs_dir, isolation=record.isolation)
+    status = record.status if record.status != TrialStatus.VERIFIER_ERROR else _status(record.adapter)
+    return base.build(status, record.adapter, measurements, config, record.error)

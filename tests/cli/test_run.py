@@ -82,3 +82,20 @@ def test_bad_run_options_give_clear_errors(capsys, tmp_path: Path, args, message
     r = invoke(capsys, *args, "--results", str(tmp_path))
     assert r.exit_code in (1, 2)
     assert message in r.err and "Traceback" not in r.err
+
+
+def test_regrade_rescores_kept_workspaces_without_rerunning_the_agent(capsys, tmp_path, tiny_challenges):
+    args = ["run", "--agent", "reference", "--challenge", "easy/adder", "--challenges",
+            str(tiny_challenges), "--results", str(tmp_path), "--run-id", "rg"]
+    assert invoke(capsys, *args).exit_code == 0
+    before = loads_run((tmp_path / "reference.json").read_text()).trials[0]
+    # a "scorer fix" stand-in: the kept workspace changes, so the new measurement must differ
+    kept = tmp_path / "rg" / before.logs_dir / "workspace"
+    (kept / "tests" / "test_adder.py").write_text("def test_fails():\n    assert False\n")
+    r = invoke(capsys, "regrade", "rg", "--results", str(tmp_path), "--rubric", "verified")
+    assert r.exit_code == 0, r.err
+    after = loads_run((tmp_path / "reference.json").read_text()).trials[0]
+    assert after.adapter == before.adapter  # the agent's time and transcript are kept
+    assert (after.measurements.tests.passed, after.measurements.tests.failed) == (0, 1)
+    assert after.score.rubric == "verified" and after.seed_score.tests == 0
+    assert (tmp_path / "rg" / before.logs_dir / "record.orig.json").is_file()

@@ -65,7 +65,7 @@ def build_config(options: dict[str, Any]) -> tuple[RunConfig, dict[str, Path]]:
     """Turn CLI options into a RunConfig (fresh, or resumed from its run plan) and results paths."""
     results_dir: Path = options["results_dir"]
     if options["resume_id"]:
-        return _resumed_config(results_dir, options["resume_id"]), {}
+        return resumed_config(results_dir, options["resume_id"]), {}
     agents = tuple(options["agents"])
     if not agents:
         raise UsageError("no agent given", "pass --agent NAME, e.g. --agent reference")
@@ -93,7 +93,8 @@ def _pick_challenges(options: dict[str, Any]) -> tuple[Challenge, ...]:
     return select_challenges(everything, ids=ids, tier=tier)
 
 
-def _resumed_config(results_dir: Path, run_id: str) -> RunConfig:
+def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
+    """The RunConfig of an existing run, rebuilt from its saved plan."""
     plan = RunDir(results_dir / run_id).read_plan()
     everything = discover_challenges([Path(d) for d in plan.challenge_dirs])
     return RunConfig(
