@@ -25,6 +25,9 @@ from agentbench.sandbox import Confinement, Limits, confine_argv
 MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
 """Environment variable carried by every process AgentBench starts, to find them all again."""
 
+RUN_MARKER_VARIABLE = "AGENTBENCH_RUN_MARKER"
+"""Environment variable carried by every process of one run (see `Confinement.run_marker`)."""
+
 DEFAULT_MAX_OUTPUT_BYTES = 20 * 1024 * 1024
 """Keep at most this many bytes of each of stdout and stderr; the rest is read and dropped."""
 
@@ -79,7 +82,10 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     full = confine_argv(argv, confinement, cwd) if confinement else list(argv)
     start = time.monotonic()
     try:
-        proc = _spawn(_join_cgroups(full, groups), cwd, {**env, MARKER_VARIABLE: marker}, stdin_path)
+        tags = {MARKER_VARIABLE: marker}
+        if confinement and confinement.run_marker:
+            tags[RUN_MARKER_VARIABLE] = confinement.run_marker
+        proc = _spawn(_join_cgroups(full, groups), cwd, {**env, **tags}, stdin_path)
     except OSError as exc:
         _remove_cgroups(groups)
         stdout_path.write_bytes(b"")

@@ -13,7 +13,6 @@ import time
 import traceback
 import uuid
 from collections.abc import Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +23,7 @@ from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_conte
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
 from agentbench.errors import AgentBenchError
+from agentbench.executors.local import run_local
 from agentbench.metrics import MeasureContext, measure
 from agentbench.metrics.acceptance import count_hidden_tests
 from agentbench.models import (
@@ -48,8 +48,6 @@ from agentbench.workspace import (
     template_site_packages,
     tree_digest,
 )
-
-RUN_MARKER_VARIABLE = "AGENTBENCH_RUN_MARKER"
 
 
 class Cancelled(Exception):
@@ -231,22 +229,13 @@ def _collect_count(challenge: Challenge, template: Path, log_dir: Path) -> int |
 def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: _Shared, progress: Progress) -> None:
     cancel = threading.Event()
     marker = uuid.uuid4().hex
-    pending = list(reversed(todo))
-    with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="trial") as pool:
-        running: set[Future[None]] = set()
-        try:
-            while pending or running:
-                while pending and len(running) < config.jobs:
-                    spec = pending.pop()
-                    running.add(pool.submit(_trial_job, spec, config, shared, progress,
-                                            _Cancel(cancel, marker)))
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    future.result()
-        except BaseException:
-            cancel.set()
-            process.kill_marked(RUN_MARKER_VARIABLE, marker)
-            raise
+
+    def interrupt() -> None:
+        cancel.set()
+        process.kill_marked(process.RUN_MARKER_VARIABLE, marker)
+
+    run_local(todo, lambda spec: _trial_job(spec, config, shared, progress, _Cancel(cancel, marker)),
+              jobs=config.jobs, on_interrupt=interrupt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +281,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Canc
             ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
                                  command_timeout_s=config.command_timeout_s,
                                  expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
-                                 sandbox=config.sandbox, limits=config.limits)
+                                 sandbox=config.sandbox, limits=config.limits,
+                                 run_marker=cancel.marker)
             measurements = _measure(spec.challenge, ctx, cancel)
             if isinstance(measurements, str):
                 return base.build(TrialStatus.VERIFIER_ERROR, adapter_result, None, config, measurements)
@@ -308,7 +298,8 @@ def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: P
     adapter = get_adapter(spec.agent, dict(config.agent_configs))
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
                              tmp=dirs.tmp, model=config.model,
-                             confinement=Confinement(sandbox=config.sandbox, limits=config.limits))
+                             confinement=Confinement(sandbox=config.sandbox, limits=config.limits,
+                                                     run_marker=cancel.marker))
     try:
         return _call_adapter(adapter, spec.challenge, dirs.workspace, context, config.agent_timeout_s)
     except AgentBenchError:

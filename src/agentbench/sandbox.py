@@ -53,6 +53,8 @@ class Confinement:
     """Resource limits."""
     network: bool = True
     """Whether the sandbox keeps the network."""
+    run_marker: str | None = None
+    """Tags every process with the run's marker so Ctrl-C can find and kill all of them."""
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:

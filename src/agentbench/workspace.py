@@ -228,3 +228,27 @@ def tree_digest(*roots: Path) -> str:
         for path in _walk_regular(root):
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def pack_tree(root: Path, *, extra: tuple[Path, ...] = ()) -> bytes:
+    """A gzipped tar of `root`'s regular files (and of `extra` files, by name at the top)."""
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for path in _walk_regular(root) if root.is_dir() else ():
+            tar.add(path, arcname=str(path.relative_to(root)), recursive=False)
+        for path in extra:
+            tar.add(path, arcname=path.name, recursive=False)
+    return buffer.getvalue()
+
+
+def unpack_tree(data: bytes, dest: Path) -> None:
+    """Extract a `pack_tree` archive into `dest`, refusing links and paths that leave it."""
+    import io
+    import tarfile
+
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        tar.extractall(dest, filter="data")

@@ -174,7 +174,9 @@ class CommandAdapter(AgentAdapter):
             usage = self.parse_output(stdout, stderr)
         except Exception as exc:
             usage = Usage(error=f"could not parse the agent's output: {type(exc).__name__}: {exc}")
-        error = usage.error or self.classify(stdout + "\n" + stderr, result)
+        transcript = stdout + "\n" + stderr
+        error = (self.classify(transcript, result) if result.timed_out
+                 else usage.error or self.classify(transcript, result))
         return AdapterResult(
             time_taken_seconds=round(result.duration_s, 3), prompts_used=usage.turns or 1,
             success=result.ok and usage.error is None, timed_out=result.timed_out,

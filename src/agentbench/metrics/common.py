@@ -35,11 +35,13 @@ class MeasureContext:
     """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
     limits: Limits = field(default_factory=Limits)
     """Resource limits of every command."""
+    run_marker: str | None = None
+    """The run's process marker (Ctrl-C kills every process carrying it)."""
 
     def confinement(self) -> Confinement:
         """Commands may write the workspace, home, temp and harness scratch folders only."""
         d = self.dirs
-        return Confinement(sandbox=self.sandbox, limits=self.limits,
+        return Confinement(sandbox=self.sandbox, limits=self.limits, run_marker=self.run_marker,
                            writable=(d.workspace, d.home, d.tmp, d.scratch))
 
 
