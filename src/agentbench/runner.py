@@ -13,7 +13,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +23,7 @@ from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_conte
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
 from agentbench.errors import AgentBenchError
+from agentbench.executors import EXECUTORS
 from agentbench.executors.local import run_local
 from agentbench.metrics import MeasureContext, measure
 from agentbench.metrics.acceptance import count_hidden_tests
@@ -45,8 +46,10 @@ from agentbench.workspace import (
     cache_dir,
     copy_tree,
     make_trial_dirs,
+    pack_tree,
     template_site_packages,
     tree_digest,
+    unpack_tree,
 )
 
 
@@ -109,6 +112,8 @@ class RunConfig:
     sandbox: str = "none"
     limits: Limits = field(default_factory=Limits)
     agent_timeout_s: float | None = None
+    executor: str = "local"
+    executor_address: str | None = None
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -123,6 +128,8 @@ class RunConfig:
         if self.sandbox == "bwrap" and bwrap_path() is None:
             raise AgentBenchError("--sandbox bwrap: bubblewrap is not installed",
                                   "install it (Debian/Ubuntu: apt-get install bubblewrap) or use --sandbox none")
+        if self.executor not in EXECUTORS:
+            raise AgentBenchError(f"unknown executor '{self.executor}'", f"use one of: {', '.join(EXECUTORS)}")
         if self.rubric not in RUBRICS:
             raise AgentBenchError(f"unknown rubric '{self.rubric}'", f"use one of: {', '.join(RUBRICS)}")
 
@@ -184,7 +191,10 @@ def execute(config: RunConfig, progress: Progress | None = None,
         template = template_site_packages(cache_dir(), config.run_dir.root / "logs")
         counts = hidden_test_counts({s.challenge for s in todo}, template, config.run_dir.root / "logs")
         isolation = describe(Confinement(sandbox=config.sandbox), cgroups_available())
-        _run_pool(todo, config, _Shared(template, counts, isolation), progress)
+        if config.executor == "dask":
+            _run_dask(todo, config, progress)
+        else:
+            _run_pool(todo, config, _Shared(template, counts, isolation), progress)
     return _write_results(config, results_paths or {})
 
 
@@ -238,6 +248,65 @@ def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: _Shared, pro
               jobs=config.jobs, on_interrupt=interrupt)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RemoteTask:
+    """One trial shipped to a worker: its spec, the run's config and the challenge's files."""
+
+    spec: TrialSpec
+    config: RunConfig
+    bundle: bytes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RemoteResult:
+    """A trial's record and its trial folder (an archive) coming back from a worker."""
+
+    record: TrialRecord
+    archive: bytes
+
+
+def _run_dask(todo: Sequence[TrialSpec], config: RunConfig, progress: Progress) -> None:
+    from agentbench.executors.dask import run_dask
+
+    bundles = {c.id: pack_tree(c.source_path.parent / c.source_path.stem, extra=(c.source_path,))
+               for c in {s.challenge for s in todo}}
+    tasks = [RemoteTask(spec=s, config=config, bundle=bundles[s.challenge.id]) for s in todo]
+    for spec in todo:
+        progress.trial_started(spec)
+
+    def collect(result: RemoteResult) -> None:
+        record = result.record
+        unpack_tree(result.archive, config.run_dir.trial_dir(record.agent, record.challenge_id, record.trial))
+        config.run_dir.write_trial(record)
+        progress.trial_finished(record)
+
+    run_dask(tasks, remote_trial, collect, config.executor_address)
+
+
+def remote_trial(task: RemoteTask) -> RemoteResult:
+    """Run one trial on a (possibly remote) worker, in a private folder; return record and folder."""
+    import tempfile
+
+    from agentbench.loader import load_challenge
+
+    spec = task.spec
+    with tempfile.TemporaryDirectory(prefix="agentbench-remote-") as tmp:
+        root = Path(tmp)
+        tier_dir = root / "challenges" / spec.challenge.tier
+        name = spec.challenge.source_path.stem
+        unpack_tree(task.bundle, tier_dir / name)
+        (tier_dir / name / spec.challenge.source_path.name).rename(tier_dir / spec.challenge.source_path.name)
+        challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
+        config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
+        spec = replace(spec, challenge=challenge)
+        template = template_site_packages(cache_dir(), root / "logs")
+        shared = _Shared(template, hidden_test_counts([challenge], template, root / "logs"),
+                         describe(Confinement(sandbox=config.sandbox), cgroups_available()))
+        record = _attempts(spec, config, shared, _Cancel(threading.Event(), uuid.uuid4().hex))
+        trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
+        return RemoteResult(record=record, archive=pack_tree(trial_dir))
+
+
 @dataclass(frozen=True, slots=True)
 class _Cancel:
     event: threading.Event
@@ -251,15 +320,21 @@ class _Cancel:
 def _trial_job(spec: TrialSpec, config: RunConfig, shared: _Shared, progress: Progress,
                cancel: _Cancel) -> None:
     progress.trial_started(spec)
-    for attempt in range(config.retries + 1):
-        try:
-            record = run_trial(spec, config, shared, cancel)
-        except Cancelled:
-            return
-        if record.status != TrialStatus.INFRA_ERROR or attempt == config.retries:
-            break
+    try:
+        record = _attempts(spec, config, shared, cancel)
+    except Cancelled:
+        return
     config.run_dir.write_trial(record)
     progress.trial_finished(record)
+
+
+def _attempts(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Cancel) -> TrialRecord:
+    """Run a trial, again up to `retries` times while it ends in an infrastructure error."""
+    for _ in range(config.retries):
+        record = run_trial(spec, config, shared, cancel)
+        if record.status != TrialStatus.INFRA_ERROR:
+            return record
+    return run_trial(spec, config, shared, cancel)
 
 
 def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Cancel) -> TrialRecord:

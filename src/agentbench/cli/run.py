@@ -9,6 +9,7 @@ import click
 
 from agentbench.cli import agents_config_option, challenges_option, output_console
 from agentbench.errors import UsageError
+from agentbench.executors import EXECUTORS
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
 from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
@@ -37,6 +38,10 @@ from agentbench.store import RunDir
 @click.option("--sandbox", type=click.Choice(SANDBOXES), default="none", show_default=True,
               help="Confine agents and commands: `bwrap` = PID namespace, read-only host, only the "
                    "trial's folders writable.")
+@click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+              help="Where trials run: a local pool, or a Dask cluster (pip install agentbench[dask]).")
+@click.option("--address", "executor_address", metavar="URL",
+              help="Dask scheduler address, e.g. tcp://host:8786 (default: start a local cluster).")
 @click.option("--agent-timeout", "agent_timeout", type=click.FloatRange(min=0.1), default=None,
               metavar="SECONDS", help="Override every challenge's agent time limit.")
 @click.option("--results", "results_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -78,7 +83,8 @@ def build_config(options: dict[str, Any]) -> tuple[RunConfig, dict[str, Path]]:
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
         model=options["model"], challenge_dirs=tuple(options["challenge_dirs"]),
-        sandbox=options["sandbox"], agent_timeout_s=options["agent_timeout"], agents_config=str(config_path.resolve()) if config_path else None,
+        sandbox=options["sandbox"], agent_timeout_s=options["agent_timeout"],
+        executor=options["executor"], executor_address=options["executor_address"], agents_config=str(config_path.resolve()) if config_path else None,
         agent_configs=tuple(load_agents_config(config_path).items()),
     )
     return config, ({agents[0]: options["output"]} if options["output"] else {})

@@ -38,7 +38,10 @@ def _client(address: str | None) -> Any:
         raise RunError("--executor dask needs Dask distributed",
                        'install it with: pip install "agentbench[dask]"') from None
     try:
-        return Client(address) if address else Client(processes=True, dashboard_address=None)
+        if not address:
+            return Client(processes=True, dashboard_address=None)
+        _probe(address)
+        return Client(address, timeout=30)
     except OSError as exc:
         raise RunError(f"cannot reach the Dask scheduler at {address}: {exc}",
                        "check --address (e.g. tcp://HOST:8786) and that the scheduler runs") from None
@@ -48,3 +51,13 @@ def _as_completed(futures: Any) -> Any:
     from distributed import as_completed
 
     return as_completed(futures)
+
+
+def _probe(address: str) -> None:
+    """Fail in milliseconds, not after Dask's 30 s connect timeout, when nothing listens there."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.hostname and parts.port:
+        socket.create_connection((parts.hostname, parts.port), timeout=5).close()
