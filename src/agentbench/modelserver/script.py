@@ -16,6 +16,9 @@ from typing import NamedTuple
 from agentbench.errors import ConfigError
 
 
+DEFAULT_FINAL_MESSAGE = "Done: all files written."
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ScriptedFile:
     """A file the model asks the agent to write."""
@@ -32,7 +35,7 @@ class Script:
 
     files: tuple[ScriptedFile, ...]
     """Files to write, one tool call each, in order."""
-    final_message: str = "Done: all files written."
+    final_message: str = DEFAULT_FINAL_MESSAGE
     """The last assistant message."""
     input_tokens: int = 100
     """Input tokens reported for every model call."""
@@ -65,7 +68,7 @@ def load_script(path: Path) -> Script:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         files = tuple(ScriptedFile(path=f["path"], content=f["content"]) for f in data["files"])
-        return Script(files=files, final_message=data.get("final_message", Script.final_message),
+        return Script(files=files, final_message=data.get("final_message", DEFAULT_FINAL_MESSAGE),
                       input_tokens=int(data.get("input_tokens", 100)),
                       output_tokens=int(data.get("output_tokens", 20)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
