@@ -27,7 +27,7 @@ def measure(challenge: Challenge, ctx: MeasureContext) -> Measurements:
     env = create_env(ctx.dirs.scratch / "env", ctx.template_site)
     build = measure_build(challenge, env, ctx)
     tests = measure_tests(challenge, env, ctx, coverage_environment(ctx))
-    coverage = measure_coverage(env, ctx)
+    coverage = measure_coverage(ctx)
     acceptance = measure_acceptance(challenge.acceptance, ctx) if challenge.acceptance else None
     return Measurements(build=build, tests=tests, coverage=coverage, quality=quality,
                         completeness=completeness, acceptance=acceptance)

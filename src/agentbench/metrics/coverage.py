@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
-from agentbench.metrics.common import MeasureContext, env_for, run_command
+from agentbench.metrics.common import MeasureContext
 from agentbench.models import CoverageMeasurement
-from agentbench.workspace import HARNESS_DIR, PythonEnv
+from agentbench.workspace import HARNESS_DIR
 
 OMIT_PATTERNS: tuple[str, ...] = (
     "*/tests/*", "*/test/*", "*/testing/*", "*/test_*.py", "*_test.py", "*/conftest.py",
@@ -35,26 +35,28 @@ def coverage_environment(ctx: MeasureContext) -> dict[str, str]:
     return {"COVERAGE_PROCESS_START": str(rc)}
 
 
-def measure_coverage(env: PythonEnv, ctx: MeasureContext) -> CoverageMeasurement:
-    """Combine the data the test run left and read the totals (zero when nothing was recorded)."""
+def measure_coverage(ctx: MeasureContext) -> CoverageMeasurement:
+    """Combine the data the test run left and read the totals (zero when nothing was recorded).
+
+    This runs in-process with coverage.py's API: it only reads data files and parses (never runs)
+    the agent's sources, and saves two interpreter start-ups per trial.
+    """
+    import coverage
+
     data_dir = ctx.dirs.scratch / "coverage"
-    rc = data_dir / "coveragerc"
-    report = data_dir / "coverage.json"
-    combine = run_command(
-        "coverage combine", ctx=ctx, env_vars=env_for(env, ctx), log_name="coverage-combine",
-        argv=[str(env.python), "-m", "coverage", "combine", f"--rcfile={rc}"],
-    )
-    if not combine.ok:
+    report = ctx.trial_dir / "coverage.json"
+    log = ctx.trial_dir / "logs" / "coverage.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    cov = coverage.Coverage(config_file=str(data_dir / "coveragerc"), data_file=str(data_dir / ".coverage"))
+    try:
+        cov.combine(strict=True)
+        cov.save()
+        cov.json_report(outfile=str(report))
+    except coverage.CoverageException as exc:
+        log.write_text(f"no coverage: {exc}\n", encoding="utf-8")
         return CoverageMeasurement()
-    exported = run_command(
-        "coverage json", ctx=ctx, env_vars=env_for(env, ctx), log_name="coverage-json",
-        argv=[str(env.python), "-m", "coverage", "json", f"--rcfile={rc}", "-o", str(report)],
-    )
-    if not exported.ok or not report.is_file():
-        return CoverageMeasurement()
-    text = report.read_text(encoding="utf-8")
-    (ctx.trial_dir / "coverage.json").write_text(text, encoding="utf-8")
-    totals = json.loads(text).get("totals", {})
+    totals = json.loads(report.read_text(encoding="utf-8")).get("totals", {})
+    log.write_text(f"combined; totals: {totals}\n", encoding="utf-8")
     return CoverageMeasurement(
         covered_lines=int(totals.get("covered_lines", 0)),
         total_lines=int(totals.get("num_statements", 0)),
