@@ -256,6 +256,8 @@ class Measurements:
     """Expected files."""
     acceptance: AcceptanceMeasurement | None = None
     """Hidden acceptance tests (None when the challenge has none)."""
+    removed_symlinks: tuple[str, ...] = ()
+    """Symlinks the agent left pointing outside its workspace, removed before measuring."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -37,6 +37,8 @@ from agentbench.models import (
     TrialStatus,
 )
 from agentbench.process import cgroups_available
+from agentbench.records import dumps_trial, loads_trial
+from agentbench.redaction import Secret, environment_secrets, redact_text, redact_tree
 from agentbench.sandbox import SANDBOXES, Confinement, Limits, bwrap_path, describe
 from agentbench.scoring import RUBRICS, score_trial
 from agentbench.store import RunDir, RunPlan, write_atomic, write_results
@@ -194,7 +196,8 @@ def execute(config: RunConfig, progress: Progress | None = None,
         if config.executor == "dask":
             _run_dask(todo, config, progress)
         else:
-            _run_pool(todo, config, _Shared(template, counts, isolation), progress)
+            shared = _Shared(template, counts, isolation, _run_secrets(config))
+            _run_pool(todo, config, shared, progress)
     return _write_results(config, results_paths or {})
 
 
@@ -205,6 +208,7 @@ class _Shared:
     template: Path
     hidden_counts: dict[str, int | None]
     isolation: str
+    secrets: tuple[Secret, ...] = ()
 
 
 def hidden_test_counts(challenges: Iterable[Challenge], template: Path, log_dir: Path) -> dict[str, int | None]:
@@ -234,6 +238,10 @@ def _collect_count(challenge: Challenge, template: Path, log_dir: Path) -> int |
         ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), template_site=template,
                              trial_dir=log_dir / "collect" / challenge.id)
         return count_hidden_tests(challenge.acceptance, challenge.reference_dir, ctx)
+
+
+def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
+    return environment_secrets(pair for _, agent in config.agent_configs for pair in agent.env)
 
 
 def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: _Shared, progress: Progress) -> None:
@@ -303,6 +311,7 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         shared = _Shared(template, hidden_test_counts([challenge], template, root / "logs"),
                          describe(Confinement(sandbox=config.sandbox), cgroups_available()))
         record = _attempts(spec, config, shared, _Cancel(threading.Event(), uuid.uuid4().hex))
+        record = scrub(record, config, _run_secrets(config))
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
         return RemoteResult(record=record, archive=pack_tree(trial_dir))
 
@@ -324,8 +333,17 @@ def _trial_job(spec: TrialSpec, config: RunConfig, shared: _Shared, progress: Pr
         record = _attempts(spec, config, shared, cancel)
     except Cancelled:
         return
+    record = scrub(record, config, shared.secrets)
     config.run_dir.write_trial(record)
     progress.trial_finished(record)
+
+
+def scrub(record: TrialRecord, config: RunConfig, secrets: tuple[Secret, ...]) -> TrialRecord:
+    """Redact secrets from a finished trial's folder and record (see `agentbench.redaction`)."""
+    if not secrets:
+        return record
+    redact_tree(config.run_dir.root / record.logs_dir, secrets)
+    return loads_trial(redact_text(dumps_trial(record), secrets))
 
 
 def _attempts(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Cancel) -> TrialRecord:
@@ -485,7 +503,7 @@ def regrade(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
             continue
         spec = TrialSpec(agent=record.agent, challenge=by_id[record.challenge_id], trial=record.trial)
         progress.trial_started(spec)
-        new = _regrade_trial(record, spec, config, shared)
+        new = scrub(_regrade_trial(record, spec, config, shared), config, _run_secrets(config))
         config.run_dir.write_trial(new)
         progress.trial_finished(new)
     return _write_results(config, {})

@@ -252,3 +252,16 @@ def unpack_tree(data: bytes, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         tar.extractall(dest, filter="data")
+
+
+def remove_escaping_symlinks(workspace: Path) -> tuple[str, ...]:
+    """Delete symlinks that point outside the workspace (so nothing measured reads host files)."""
+    root = workspace.resolve()
+    removed = []
+    for dirpath, dirnames, filenames in os.walk(workspace, followlinks=False):
+        for name in [*dirnames, *filenames]:
+            path = Path(dirpath) / name
+            if path.is_symlink() and not path.resolve().is_relative_to(root):
+                removed.append(f"{path.relative_to(workspace)} -> {os.readlink(path)}")
+                path.unlink()
+    return tuple(sorted(removed))

@@ -26,7 +26,10 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("agentbench.cli.listing", "List the available challenges."),
     "run": ("agentbench.cli.run", "Run agents on challenges, score them, write results."),
     "validate": ("agentbench.cli.validate", "Check that challenges are fair: reference passes, noop fails."),
+    "regrade": ("agentbench.cli.regrade", "Re-measure and re-score a run's kept workspaces."),
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
+    "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
+    "report": ("agentbench.cli.report", "Write a Markdown, HTML or JSON report from results files."),
 }
 
 

@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 from agentbench.errors import ConfigError
 
-
 DEFAULT_FINAL_MESSAGE = "Done: all files written."
 
 

@@ -1,0 +1,40 @@
+"""The JSON report: every figure of a `Comparison`, field for field, pure.
+
+The object carries `comparison_version`, so scripts can check the shape they read. Infinite degrees
+of freedom (an interval of zero width) are written as null, keeping the output strict JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from agentbench.comparison import Comparison
+from agentbench.records import to_jsonable
+
+COMPARISON_VERSION = 1
+"""Version of the JSON shape below; bumped on any incompatible change."""
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def comparison_to_dict(comparison: Comparison) -> dict[str, Any]:
+    """The comparison as plain JSON values."""
+    body = to_jsonable(comparison)
+    body["tiers"] = list(comparison.tiers)
+    return {"comparison_version": COMPARISON_VERSION, **_finite(body)}
+
+
+def render_json(comparison: Comparison) -> str:
+    """The JSON text of a comparison."""
+    return json.dumps(comparison_to_dict(comparison), indent=2, ensure_ascii=False,
+                      allow_nan=False) + "\n"

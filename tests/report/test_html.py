@@ -1,0 +1,259 @@
+"""The HTML report: escaping, self-containment, chart geometry, and a real headless Chromium.
+
+The browser test drives Chromium over its DevTools protocol through a pipe (`--remote-debugging-pipe`:
+file descriptors 3 and 4, NUL-separated JSON), so it needs no Python package beyond the standard
+library. It loads the report from disk, checks that every chart drew its SVG elements, that nothing
+was logged as an error, that no request left the machine, and saves a full-page screenshot.
+Without Chromium the test is skipped, except when the CI environment variable is set: then it fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentbench.comparison import CompareOptions, TrialRow, build_comparison
+from agentbench.report import Format, render
+from agentbench.report.html import heat_colour, nice_ticks, pareto_front, render_html, trial_href
+from tests.test_comparison import NOISY_A, NOISY_B, make_run
+
+EVIL = '<script>alert("x")</script>&"\'<img src=x onerror=alert(1)>'
+CHART_IDS = ("chart-aggregate", "chart-breakdown", "chart-heatmap", "chart-time", "chart-cost",
+             "chart-tiers")
+
+
+def sample_comparison(evil: bool = True):
+    hidden = {k: [True, False, True] for k in NOISY_A}
+    runs = [make_run(EVIL if evil else "alpha", NOISY_A, hidden=hidden, cost=0.40),
+            make_run("beta", NOISY_B, hidden=hidden, cost=0.15),
+            make_run("gamma", {k: [s - 20 for s in v] for k, v in NOISY_B.items()}, cost=0.05)]
+    return build_comparison(runs, options=CompareOptions(power_gap=5))
+
+
+# --- static checks --------------------------------------------------------------------------------
+
+def test_agent_text_is_escaped_everywhere():
+    html = render_html(sample_comparison(), links={EVIL: "../results", "beta": "."})
+    assert "<script" not in html and "<img" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+
+
+def test_page_is_self_contained():
+    html = render(sample_comparison(), Format.HTML)
+    assert "<link" not in html and "src=" not in html.replace("&lt;img src=x", "")
+    assert "@import" not in html and "url(" not in html
+    urls = {part.split('"')[0] for part in html.split('"http')[1:]}
+    assert urls <= {"://www.w3.org/2000/svg"}  # the SVG namespace is a name, never fetched
+    assert "default-src 'none'" in html
+
+
+def test_every_chart_is_present_with_its_shapes():
+    html = render_html(sample_comparison(evil=False))
+    for chart_id in CHART_IDS:
+        assert f'<figure id="{chart_id}">' in html
+    assert html.count('class="cell"') == 4 * 3  # heat map: challenges x agents
+    assert html.count('class="ci"') == 3 * 3  # a whisker (3 lines) per agent
+    assert html.count('class="point"') == 2 * 3  # time and cost scatter plots
+    assert html.count('class="frontier"') >= 1
+
+
+def test_trial_links_are_relative_and_encoded():
+    row = TrialRow(agent="a", challenge_id="easy/x", trial=1, status="completed", score=1.0,
+                   hidden_passed=None, hidden_total=None, time_s=None, cost_usd=None,
+                   run_id="run:1", logs_dir="trials/a/easy/x/trial-1")
+    assert trial_href("../results", row) == "../results/run%3A1/trials/a/easy/x/trial-1/"
+    assert trial_href("", row).startswith("run%3A1/")
+    bad = TrialRow(**{**{f: getattr(row, f) for f in row.__slots__}, "logs_dir": "../../etc"})
+    assert trial_href(".", bad) is None
+    html = render_html(sample_comparison(evil=False), links={"beta": "."})
+    assert 'href="./run-1/trials/beta/easy/a/trial-1/"' in html
+    assert html.count(">logs</a>") == 12 and "not kept" in html
+
+
+def test_chart_helpers():
+    assert nice_ticks(0.0042) == pytest.approx((0, 0.001, 0.002, 0.003, 0.004, 0.005))
+    assert nice_ticks(87) == (0, 20, 40, 60, 80, 100)
+    assert pareto_front([(1, 50), (2, 40), (3, 70), (0.5, 10), (3, 60)]) == (
+        (0.5, 10), (1, 50), (3, 70))
+    assert (heat_colour(0), heat_colour(100)) == ("#d73027", "#1a9850")
+
+
+# --- the real browser -----------------------------------------------------------------------------
+
+def chromium() -> str:
+    found = os.environ.get("AGENTBENCH_CHROMIUM") or shutil.which("chromium") or shutil.which(
+        "chromium-browser")
+    if found:
+        return found
+    if os.environ.get("CI"):
+        pytest.fail("Chromium is not installed: CI must run ci/install/chromium.sh")
+    pytest.skip("Chromium is not installed (ci/install/chromium.sh installs it)")
+
+
+class DevTools:
+    """A minimal Chrome DevTools Protocol client over --remote-debugging-pipe."""
+
+    def __init__(self, executable: str, profile: Path) -> None:
+        to_browser_r, self._w = os.pipe()
+        self._r, from_browser_w = os.pipe()
+
+        def wire_fds() -> None:  # runs in the child: the protocol wants fds 3 and 4
+            a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        argv = [executable, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-extensions", "--hide-scrollbars", f"--user-data-dir={profile}",
+                "--remote-debugging-pipe", "about:blank"]
+        self.log = profile.parent / "chromium.log"
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(argv, preexec_fn=wire_fds, close_fds=False,
+                                         stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next = 0
+        self.events: list[dict[str, Any]] = []
+
+    def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None,
+             timeout: float = 30.0) -> dict[str, Any]:
+        self._next += 1
+        message: dict[str, Any] = {"id": self._next, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._w, json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self._receive(timeout)
+            if reply.get("id") == self._next:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def wait_for(self, method: str, timeout: float = 30.0) -> dict[str, Any]:
+        for event in self.events:
+            if event.get("method") == method:
+                return event
+        while True:
+            event = self._receive(timeout)
+            self.events.append(event)
+            if event.get("method") == method:
+                return event
+
+    def _receive(self, timeout: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while b"\0" not in self._buffer:
+            ready, _, _ = select.select([self._r], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise TimeoutError(f"no reply from Chromium; log: {self.log.read_text()[-2000:]}")
+            chunk = os.read(self._r, 1 << 20)
+            if not chunk:
+                raise EOFError(f"Chromium exited; log: {self.log.read_text()[-2000:]}")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError, EOFError):
+            self.call("Browser.close", timeout=5)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self._w)
+        os.close(self._r)
+
+
+PROBE = """JSON.stringify({
+  scripts: document.querySelectorAll('script').length,
+  title: document.title,
+  charts: Array.from(document.querySelectorAll('figure[id^="chart-"]')).map(f => {
+    const svg = f.querySelector('svg'); const box = svg.getBoundingClientRect();
+    return {id: f.id, width: box.width, height: box.height,
+            shapes: svg.querySelectorAll('rect, line, circle, polyline, text').length,
+            drawn: Array.from(svg.querySelectorAll('rect, circle'))
+                        .filter(e => e.getBBox().width > 0).length};
+  }),
+  text: document.body.innerText,
+})"""
+
+
+def load_in_browser(page: Path, screenshot: Path, profile: Path) -> dict[str, Any]:
+    """Open `page` in headless Chromium: DOM facts, errors, requests; save a full-page PNG."""
+    browser = DevTools(chromium(), profile)
+    try:
+        target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = browser.call("Target.attachToTarget",
+                               {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            browser.call(f"{domain}.enable", session=session)
+        browser.call("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=session)
+        browser.call("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
+        browser.wait_for("Page.loadEventFired")
+        probe = browser.call("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
+                             session=session)
+        height = browser.call("Page.getLayoutMetrics", session=session)["cssContentSize"]["height"]
+        shot = browser.call("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": 1280, "height": height, "scale": 1}}, session=session)
+        screenshot.write_bytes(base64.b64decode(shot["data"]))
+        return {"dom": json.loads(probe["result"]["value"]), "events": list(browser.events)}
+    finally:
+        browser.close()
+
+
+def problems(events: list[dict[str, Any]]) -> list[str]:
+    """Console errors and warnings, uncaught exceptions, log errors, and non-local requests."""
+    found = []
+    for event in events:
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            found.append(f"exception: {params['exceptionDetails']}")
+        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "warning", "assert"):
+            found.append(f"console.{params['type']}: {params['args']}")
+        elif method == "Log.entryAdded" and params["entry"]["level"] in ("error", "warning"):
+            found.append(f"log: {params['entry']['text']}")
+        elif method == "Network.requestWillBeSent":
+            url = params["request"]["url"]
+            if not url.startswith(("file:", "data:", "about:")):
+                found.append(f"request: {url}")
+    return found
+
+
+@pytest.mark.integration
+def test_report_renders_in_headless_chromium(tmp_path: Path):
+    comparison = sample_comparison()
+    page = tmp_path / "report.html"
+    page.write_text(render_html(comparison, links={"beta": "."}), encoding="utf-8")
+    started = time.monotonic()
+    result = load_in_browser(page, tmp_path / "report.png", tmp_path / "profile")
+    elapsed = time.monotonic() - started
+
+    dom = result["dom"]
+    assert problems(result["events"]) == []
+    assert dom["scripts"] == 0  # the agent's <script> name stayed text
+    assert EVIL in dom["text"]
+    charts = {c["id"]: c for c in dom["charts"]}
+    assert set(charts) == set(CHART_IDS)
+    for chart in charts.values():
+        assert chart["width"] > 100 and chart["height"] > 40, chart
+        assert chart["shapes"] > 5, chart
+    assert charts["chart-heatmap"]["drawn"] == 12
+    assert charts["chart-aggregate"]["drawn"] == 3
+    assert charts["chart-cost"]["drawn"] == 3
+    png = (tmp_path / "report.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 20_000
+    assert elapsed < 60

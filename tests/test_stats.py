@@ -1,0 +1,232 @@
+"""agentbench.stats against values computed independently with SciPy and NumPy (dev dependency)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+from scipy import stats as sps
+
+from agentbench import stats
+
+TOL = 1e-9
+
+SAMPLES = [
+    [72.0, 81.5, 77.0],
+    [90.0, 88.0, 93.5, 91.0],
+    [10.0, 35.0],
+    [55.5, 60.0, 58.0, 61.0, 57.0, 70.0],
+]
+
+
+# --- Student t ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("df", [1, 2, 3, 4.5, 7.3, 10, 29, 120, 1e6])
+@pytest.mark.parametrize("x", [-12.0, -2.5, -0.1, 0.0, 0.7, 1.96, 4.0, 30.0])
+def test_t_cdf_matches_scipy(x, df):
+    assert stats.t_cdf(x, df) == pytest.approx(sps.t.cdf(x, df), abs=1e-12)
+
+
+@pytest.mark.parametrize("df", [1, 1.5, 2, 3, 5.8, 9, 30, 500])
+@pytest.mark.parametrize("p", [0.001, 0.025, 0.1, 0.5, 0.8, 0.975, 0.995, 0.9999])
+def test_t_quantile_matches_scipy(p, df):
+    assert stats.t_quantile(p, df) == pytest.approx(sps.t.ppf(p, df), rel=1e-9, abs=1e-12)
+
+
+def test_t_with_infinite_df_is_the_normal():
+    assert stats.t_quantile(0.975, math.inf) == pytest.approx(sps.norm.ppf(0.975), rel=1e-12)
+    assert stats.t_cdf(1.0, math.inf) == pytest.approx(sps.norm.cdf(1.0), rel=1e-12)
+
+
+@pytest.mark.parametrize(("a", "b", "x"), [(0.5, 0.5, 0.3), (2, 3, 0.9), (10, 0.5, 0.95),
+                                            (1.5, 40, 0.01), (3, 3, 0.5)])
+def test_incomplete_beta_matches_scipy(a, b, x):
+    assert stats.incomplete_beta(a, b, x) == pytest.approx(special.betainc(a, b, x), abs=1e-13)
+
+
+# --- summaries and intervals ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_summary_matches_numpy(sample):
+    s = stats.summarize(sample)
+    assert s.mean == pytest.approx(np.mean(sample))
+    assert s.sd == pytest.approx(np.std(sample, ddof=1))
+    assert (s.minimum, s.maximum, s.n) == (min(sample), max(sample), len(sample))
+
+
+def test_summary_of_one_value_has_no_spread():
+    assert stats.summarize([42.0]).sd is None
+    with pytest.raises(ValueError):
+        stats.summarize([])
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_one_group_interval_is_scipys_one_sample_t_interval(sample):
+    ci = stats.stratified_interval([sample])
+    low, high = sps.t.interval(0.95, len(sample) - 1, loc=np.mean(sample), scale=sps.sem(sample))
+    assert (ci.low, ci.high) == pytest.approx((low, high), abs=TOL)
+    assert ci.df == pytest.approx(len(sample) - 1)
+
+
+@pytest.mark.parametrize(("a", "b"), list(itertools.combinations(SAMPLES, 2)))
+def test_one_stratum_difference_is_scipys_welch_interval(a, b):
+    ci = stats.difference_interval([(a, b)])
+    expected = sps.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    assert (ci.low, ci.high) == pytest.approx((expected.low, expected.high), abs=TOL)
+
+
+def _welch_by_hand(parts, confidence):
+    """Welch-Satterthwaite with NumPy and SciPy: parts = [(weight, sample)]."""
+    v = np.array([w * w * np.var(s, ddof=1) / len(s) for w, s in parts])
+    nu = np.array([len(s) - 1 for _, s in parts])
+    df = v.sum() ** 2 / np.sum(v**2 / nu)
+    return sps.t.ppf(0.5 + confidence / 2, df) * np.sqrt(v.sum()), df
+
+
+@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
+def test_stratified_interval_matches_a_numpy_welch_satterthwaite(confidence):
+    ci = stats.stratified_interval(SAMPLES, confidence)
+    half, df = _welch_by_hand([(1 / len(SAMPLES), s) for s in SAMPLES], confidence)
+    centre = np.mean([np.mean(s) for s in SAMPLES])
+    assert (ci.low, ci.high, ci.df) == pytest.approx((centre - half, centre + half, df), rel=1e-9)
+
+
+def test_difference_interval_over_strata_matches_numpy():
+    strata = [(SAMPLES[0], SAMPLES[2]), (SAMPLES[1], SAMPLES[3]), (SAMPLES[3], SAMPLES[0])]
+    ci = stats.difference_interval(strata)
+    w = 1 / len(strata)
+    half, df = _welch_by_hand([(w, a) for a, _ in strata] + [(w, b) for _, b in strata], 0.95)
+    centre = np.mean([np.mean(a) - np.mean(b) for a, b in strata])
+    assert (ci.low, ci.high, ci.df) == pytest.approx((centre - half, centre + half, df), rel=1e-9)
+
+
+def test_intervals_need_two_trials_and_collapse_without_spread():
+    assert stats.stratified_interval([[50.0], [60.0, 70.0]]) is None
+    flat = stats.stratified_interval([[80.0, 80.0], [90.0, 90.0, 90.0]])
+    assert (flat.low, flat.high, flat.df) == (85.0, 85.0, math.inf)
+
+
+# --- permutation test -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("a", "b"), [([72.0, 81.5, 77.0], [60.0, 65.0, 70.0]),
+                                      ([1.0, 2.0, 3.0, 4.0], [2.5, 3.5, 4.5]),
+                                      ([10.0, 10.0], [10.0, 10.0])])
+def test_one_stratum_permutation_test_matches_scipy_exact(a, b):
+    expected = sps.permutation_test(
+        (a, b), lambda x, y: abs(np.mean(x) - np.mean(y)), permutation_type="independent",
+        alternative="greater", n_resamples=np.inf).pvalue
+    assert stats.permutation_test([(a, b)]) == pytest.approx(expected, abs=1e-12)
+
+
+def _brute_force_stratified(strata):
+    observed = abs(np.mean([np.mean(a) - np.mean(b) for a, b in strata]))
+    per_stratum = []
+    for a, b in strata:
+        pooled = [*a, *b]
+        options = []
+        for picked in itertools.combinations(range(len(pooled)), len(a)):
+            rest = [pooled[i] for i in range(len(pooled)) if i not in picked]
+            options.append(np.mean([pooled[i] for i in picked]) - np.mean(rest))
+        per_stratum.append(options)
+    values = [abs(np.mean(combo)) for combo in itertools.product(*per_stratum)]
+    return np.mean([v >= observed - 1e-9 for v in values])
+
+
+def test_stratified_permutation_test_matches_brute_force():
+    strata = [([70.0, 75.0], [60.0, 66.0]), ([90.0, 85.0, 88.0], [80.0, 91.0]),
+              ([40.0, 52.0], [41.0, 39.0])]
+    assert stats.permutation_test(strata) == pytest.approx(_brute_force_stratified(strata))
+
+
+def test_monte_carlo_permutation_is_seeded_and_close_to_exact():
+    strata = [([70.0, 75.0, 71.0], [60.0, 66.0, 72.0]), ([90.0, 85.0, 88.0], [80.0, 91.0, 83.0]),
+              ([40.0, 52.0, 47.0], [41.0, 39.0, 50.0])]
+    exact = stats.permutation_test(strata)
+    sampled = stats.permutation_test(strata, exact_limit=0, resamples=20_000)
+    assert sampled == stats.permutation_test(strata, exact_limit=0, resamples=20_000)
+    assert sampled == pytest.approx(exact, abs=0.01)
+
+
+def test_permutation_test_needs_both_sides():
+    with pytest.raises(ValueError):
+        stats.permutation_test([([1.0], [])])
+
+
+# --- McNemar, pass@k, Holm, power -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("a_only", "b_only"), [(0, 0), (1, 0), (5, 1), (3, 3), (12, 2), (0, 9),
+                                                (40, 25)])
+def test_mcnemar_exact_is_scipys_binomial_test(a_only, b_only):
+    n = a_only + b_only
+    expected = 1.0 if n == 0 else sps.binomtest(a_only, n, 0.5).pvalue
+    assert stats.mcnemar_exact(a_only, b_only) == pytest.approx(expected, abs=1e-12)
+
+
+def _pass_at_k_chen(n, c, k):
+    """The numerically stable estimator from Chen et al. (2021), as published."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1))
+
+
+@pytest.mark.parametrize(("n", "c", "k"), [(1, 0, 1), (1, 1, 1), (3, 1, 1), (3, 1, 2), (5, 2, 3),
+                                           (10, 0, 5), (10, 9, 2), (20, 7, 10)])
+def test_pass_at_k_matches_chen_et_al(n, c, k):
+    assert stats.pass_at_k(n, c, k) == pytest.approx(_pass_at_k_chen(n, c, k), abs=1e-12)
+    assert stats.pass_at_k(n, c, k) == pytest.approx(
+        1 - special.comb(n - c, k) / special.comb(n, k), abs=1e-12)
+
+
+def test_holm_adjustment_known_values():
+    # Holm (1979) step-down: sorted p * (m - rank), running maximum, capped at 1.
+    assert stats.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx((0.03, 0.06, 0.06, 0.02))
+    assert stats.holm([0.5]) == (0.5,)
+    assert stats.holm([0.9, 0.8]) == (1.0, 1.0)  # 2 * 0.8 caps at 1; the running max carries it
+
+
+def test_power_matches_the_normal_formula_from_scipy():
+    variances = [(16.0, 25.0), (9.0, 4.0), (36.0, 30.0)]
+    estimate = stats.trials_for_gap(variances, gap=5.0, trials_now=3)
+    per_trial = sum(a + b for a, b in variances) / len(variances) ** 2
+    z = sps.norm.ppf(0.975) + sps.norm.ppf(0.8)
+    assert estimate.trials_needed == max(2, math.ceil(per_trial * z**2 / 25.0))
+    se = math.sqrt(per_trial / 3)
+    expected_power = sps.norm.cdf(5 / se - sps.norm.ppf(0.975)) + sps.norm.cdf(
+        -5 / se - sps.norm.ppf(0.975))
+    assert estimate.power_now == pytest.approx(expected_power, abs=1e-12)
+
+
+def test_power_never_asks_for_fewer_trials_than_the_test_can_resolve():
+    # One challenge: 2 / C(2n, n) < 0.05 needs n >= 4, however small the spread.
+    estimate = stats.trials_for_gap([(0.0, 0.0)], gap=5.0, trials_now=2)
+    assert estimate.trials_needed == 4 and estimate.power_now == 0.0
+    assert stats.trials_for_gap([(0.0, 0.0)] * 6, gap=5.0, trials_now=2).trials_needed == 1
+
+
+def test_power_with_more_trials_reaches_the_target():
+    estimate = stats.trials_for_gap([(100.0, 100.0)] * 4, gap=5.0, trials_now=2)
+    again = stats.trials_for_gap([(100.0, 100.0)] * 4, gap=5.0, trials_now=estimate.trials_needed)
+    assert again.power_now >= 0.8 > estimate.power_now
+
+
+# --- properties -----------------------------------------------------------------------------------
+
+scores = st.lists(st.floats(min_value=0, max_value=100), min_size=2, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(scores, min_size=1, max_size=5))
+def test_interval_contains_the_estimate(groups):
+    ci = stats.stratified_interval(groups)
+    estimate = np.mean([np.mean(g) for g in groups])
+    assert ci.low - 1e-9 <= estimate <= ci.high + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(scores, scores), min_size=1, max_size=3))
+def test_p_values_are_probabilities(strata):
+    p = stats.permutation_test(strata, resamples=200)
+    assert 0.0 < p <= 1.0
