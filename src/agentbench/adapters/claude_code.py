@@ -46,6 +46,8 @@ class ClaudeCodeAdapter(CommandAdapter):
     adapter_name = "claude-code"
     executable = "claude"
     package = "@anthropic-ai/claude-code (npm install -g @anthropic-ai/claude-code)"
+    scripted_env = (("ANTHROPIC_BASE_URL", "{url}"), ("ANTHROPIC_API_KEY", "sk-ant-scripted"),
+                    ("CLAUDE_CODE_MAX_RETRIES", "1"))
     passthrough_env = (
         "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
         "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL",

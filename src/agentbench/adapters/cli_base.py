@@ -80,6 +80,9 @@ class CommandAdapter(AgentAdapter):
     version_args: ClassVar[tuple[str, ...]] = ("--version",)
     passthrough_env: ClassVar[tuple[str, ...]] = ()
     error_patterns: ClassVar[tuple[ErrorPattern, ...]] = ()
+    scripted_env: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Variables that point the CLI at AgentBench's scripted model server (`{url}` is replaced);
+    used by `agentbench doctor`."""
 
     def __init__(self, config: AgentConfig | None = None, run: Runner = process.run) -> None:
         self.config = config or AgentConfig(name=self.adapter_name)

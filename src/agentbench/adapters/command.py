@@ -21,6 +21,9 @@ class CommandTemplateAdapter(CommandAdapter):
     """Runs `config.command` with placeholders filled in."""
 
     adapter_name = "command"
+    scripted_env = (("AGENTBENCH_MODEL_URL", "{url}"), ("OPENAI_BASE_URL", "{url}/v1"),
+                    ("OPENAI_API_KEY", "sk-scripted"), ("ANTHROPIC_BASE_URL", "{url}"),
+                    ("ANTHROPIC_API_KEY", "sk-ant-scripted"))
 
     def _template(self) -> tuple[str, ...]:
         if not self.config.command:

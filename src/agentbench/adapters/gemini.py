@@ -99,6 +99,7 @@ class GeminiAdapter(CommandAdapter):
     adapter_name = "gemini"
     executable = "gemini"
     package = "@google/gemini-cli"
+    scripted_env = (("GOOGLE_GEMINI_BASE_URL", "{url}"), ("GEMINI_API_KEY", "scripted-key"))
     passthrough_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
                        "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION",
                        "GOOGLE_APPLICATION_CREDENTIALS", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")

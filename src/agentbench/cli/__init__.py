@@ -27,6 +27,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("agentbench.cli.run", "Run agents on challenges, score them, write results."),
     "validate": ("agentbench.cli.validate", "Check that challenges are fair: reference passes, noop fails."),
     "regrade": ("agentbench.cli.regrade", "Re-measure and re-score a run's kept workspaces."),
+    "doctor": ("agentbench.cli.doctor", "Check the machine and each agent CLI's wiring (no API key)."),
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
     "report": ("agentbench.cli.report", "Write a Markdown, HTML or JSON report from results files."),

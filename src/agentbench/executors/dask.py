@@ -61,3 +61,12 @@ def _probe(address: str) -> None:
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
     if parts.hostname and parts.port:
         socket.create_connection((parts.hostname, parts.port), timeout=5).close()
+
+
+def run_on_workers(fn: Callable[..., R], address: str | None, *args: Any) -> dict[str, R]:
+    """Run `fn(*args)` once on every worker; results by worker address."""
+    client = _client(address)
+    try:
+        return dict(client.run(fn, *args))
+    finally:
+        client.close()

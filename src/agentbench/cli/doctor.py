@@ -1,0 +1,52 @@
+"""`agentbench doctor`: check the machine and each agent CLI's wiring without spending tokens."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from agentbench.cli import agents_config_option, json_option, output_console
+
+
+@click.command(name="doctor")
+@click.option("--agent", "agents", multiple=True, metavar="NAME",
+              help="Agent to check (repeatable; default: every agent that drives a CLI).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="Run the checks here, or on every worker of a Dask cluster.")
+@click.option("--address", metavar="URL", help="Dask scheduler address, e.g. tcp://host:8786.")
+@agents_config_option
+@json_option
+def command(agents: tuple[str, ...], executor: str, address: str | None,
+            agents_config: Path | None, as_json: bool) -> None:
+    """Check the machine (sandbox, cgroups, cache) and run each agent's real CLI on a tiny task
+    against the scripted local model server: OK, or exactly what failed. Exits 1 on any failure."""
+    from agentbench.diagnostics import run_doctor
+    from agentbench.settings import find_agents_config, load_agents_config
+
+    configs = load_agents_config(find_agents_config(agents_config))
+    rows = run_doctor(list(agents), configs, executor=executor, address=address)
+    if as_json:
+        click.echo(json.dumps([row._asdict() for row in rows], indent=2))
+    else:
+        _print(rows)
+    if not all(row.ok for row in rows):
+        sys.exit(1)
+
+
+def _print(rows: list) -> None:  # type: ignore[type-arg]
+    from rich.table import Table
+    from rich.text import Text
+
+    from agentbench.report.terminal import safe_text
+
+    table = Table(title="agentbench doctor")
+    for column in ("Where", "Subject", "Check", "Result", "Detail"):
+        table.add_column(column, no_wrap=column in ("Where", "Subject", "Result"))
+    for row in rows:
+        result = Text("OK", style="green") if row.ok else Text("FAIL", style="bold red")
+        table.add_row(safe_text(row.where), safe_text(row.subject), safe_text(row.check), result,
+                      safe_text(row.detail))
+    output_console().print(table)

@@ -1,0 +1,198 @@
+"""`agentbench doctor`: can this machine run the benchmark, and is each agent CLI wired right?
+
+Environment checks: Python, the scoring environment cache, the sandbox (bubblewrap), cgroups,
+rlimits. Agent checks: the CLI is installed (and its version); then the real CLI runs a tiny task
+against the scripted loopback model server (no API key, no tokens spent), and each step is judged:
+did it start, did it reach the server, did it exit cleanly, did the scripted files appear with the
+right content, do its usage figures match what the server reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from agentbench.adapters.base import AdapterContext
+from agentbench.adapters.cli_base import AgentUnavailableError, CommandAdapter
+from agentbench.adapters.registry import ADAPTERS, get_adapter
+from agentbench.errors import AgentBenchError
+from agentbench.loader import load_challenge
+from agentbench.models import AdapterResult, AgentConfig
+from agentbench.modelserver import RunningServer, Script, ScriptedFile
+from agentbench.process import cgroups_available
+from agentbench.sandbox import bwrap_path
+from agentbench.workspace import cache_dir
+
+DOCTOR_FILES = (
+    ScriptedFile(path="hello.py", content='print("hello from agentbench doctor")\n'),
+    ScriptedFile(path="notes/README.md", content="# Doctor\n\nWritten by the scripted model.\n"),
+)
+DOCTOR_PROMPT = ("Create hello.py printing a greeting and notes/README.md with a title. "
+                 "This is an AgentBench wiring check.")
+
+
+class Check(NamedTuple):
+    """One line of the doctor's report."""
+
+    subject: str
+    check: str
+    ok: bool
+    detail: str
+
+
+def environment_checks() -> list[Check]:
+    """What this machine offers: Python, cache, sandbox, cgroups, rlimits."""
+    cache = cache_dir()
+    writable = _writable(cache)
+    return [
+        Check("machine", "python", sys.version_info >= (3, 11), sys.version.split()[0]),
+        Check("machine", "cache folder", writable, f"{cache} ({'writable' if writable else 'NOT writable'})"),
+        Check("machine", "sandbox (bwrap)", True,
+              f"available: {bwrap_path()}" if bwrap_path() else
+              "not installed: --sandbox bwrap unavailable; trials get process-group isolation only"),
+        Check("machine", "cgroups", True, "available: pids and memory limits, reliable kill"
+              if cgroups_available() else "not available: limits by rlimits only"),
+        Check("machine", "prlimit", True, "available" if shutil.which("prlimit") else "not installed"),
+    ]
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path):
+            return True
+    except OSError:
+        return False
+
+
+def agent_checks(names: Sequence[str], configs: Mapping[str, AgentConfig]) -> list[Check]:
+    """Install and wiring checks for each named agent (built-ins without a CLI just load)."""
+    checks: list[Check] = []
+    for name in names:
+        checks.extend(_check_agent(name, configs))
+    return checks
+
+
+def default_agents(configs: Mapping[str, AgentConfig]) -> list[str]:
+    """Every agent that drives a CLI: registered and configured ones."""
+    names = []
+    for name in dict.fromkeys([*ADAPTERS, *configs]):
+        try:
+            if isinstance(get_adapter(name, configs), CommandAdapter):
+                names.append(name)
+        except AgentBenchError:
+            names.append(name)
+    return names
+
+
+def _check_agent(name: str, configs: Mapping[str, AgentConfig]) -> list[Check]:
+    try:
+        adapter = get_adapter(name, configs)
+    except AgentBenchError as exc:
+        return [Check(name, "adapter", False, exc.message)]
+    if not isinstance(adapter, CommandAdapter):
+        return [Check(name, "adapter", True, "built in, needs no CLI")]
+    try:
+        executable = adapter.resolve_executable()
+    except AgentBenchError as exc:
+        return [Check(name, "installed", False, exc.message)]
+    if executable is None:
+        hint = f"install: {adapter.package}" if adapter.package else "set `executable` in the agents config"
+        return [Check(name, "installed", False, f"'{adapter.wanted_executable()}' not found; {hint}")]
+    installed = Check(name, "installed", True, f"{executable} ({adapter.version() or 'version unknown'})")
+    return [installed, *_wiring(adapter)]
+
+
+def _wiring(adapter: CommandAdapter) -> list[Check]:
+    """Run the CLI on the doctor task against the scripted server and judge every step."""
+    script = Script(files=DOCTOR_FILES, final_message="Doctor task complete.")
+    with RunningServer(script) as server, tempfile.TemporaryDirectory(prefix="agentbench-doctor-") as tmp:
+        env = tuple((k, v.format(url=server.url)) for k, v in adapter.scripted_env)
+        adapter.config = dataclasses.replace(adapter.config, env=(*adapter.config.env, *env))
+        workspace = Path(tmp) / "workspace"
+        workspace.mkdir()
+        try:
+            result = adapter.run_challenge(DOCTOR_PROMPT, workspace, 3, context=_context(Path(tmp)))
+        except (AgentUnavailableError, OSError) as exc:
+            return [Check(adapter.name, "runs", False, str(exc))]
+        return _judge(adapter.name, result, workspace, server, Path(tmp) / "logs")
+
+
+def _context(tmp: Path) -> AdapterContext:
+    challenge_file = tmp / "challenges" / "easy" / "doctor.yaml"
+    challenge_file.parent.mkdir(parents=True)
+    challenge_file.write_text(f'name: Doctor\nlanguage: python\nprompt: "{DOCTOR_PROMPT}"\n'
+                              "expected_files: [hello.py]\ntest_commands: [python hello.py]\n"
+                              "scoring_rubric: {min_files: 1}\n", encoding="utf-8")
+    for sub in ("home", "tmp", "logs"):
+        (tmp / sub).mkdir()
+    return AdapterContext(challenge=load_challenge(challenge_file), logs_dir=tmp / "logs",
+                          home=tmp / "home", tmp=tmp / "tmp")
+
+
+def _judge(name: str, result: AdapterResult, workspace: Path, server: RunningServer,
+           logs: Path) -> list[Check]:
+    ledger = server.ledger
+    tail = _tail(logs)
+    reached = Check(name, "reaches the scripted server", ledger.calls > 0,
+                    f"{ledger.calls} model calls" if ledger.calls else
+                    f"no model call arrived: check the base-URL variable and flags. {tail}")
+    finished = Check(name, "exits cleanly", result.success and not result.timed_out,
+                     "ok" if result.success else f"{result.error or 'failed'}. {tail}")
+    wrong = [f.path for f in DOCTOR_FILES
+             if not (workspace / f.path).is_file() or (workspace / f.path).read_text() != f.content]
+    files = Check(name, "writes the scripted files", not wrong,
+                  f"{len(DOCTOR_FILES)} files with the exact content" if not wrong else
+                  f"missing or different: {', '.join(wrong)}")
+    return [reached, finished, files, _usage_check(name, result, ledger.input_tokens, ledger.output_tokens)]
+
+
+def _usage_check(name: str, result: AdapterResult, sent_in: int, sent_out: int) -> Check:
+    if result.input_tokens is None and result.output_tokens is None:
+        return Check(name, "reports usage", True, "this CLI reports no token usage")
+    same = (result.input_tokens, result.output_tokens) == (sent_in, sent_out)
+    return Check(name, "reports usage", True,
+                 f"tokens in/out {result.input_tokens}/{result.output_tokens}; server sent {sent_in}/{sent_out}"
+                 + ("" if same else " (the CLI counts differently)"))
+
+
+def _tail(logs: Path) -> str:
+    for name in ("stderr.log", "stdout.log"):
+        path = logs / name
+        if path.is_file():
+            lines = [line for line in path.read_text(errors="replace").splitlines() if line.strip()]
+            if lines:
+                return "Last output: " + " | ".join(lines[-3:])[:400]
+    return ""
+
+
+class Row(NamedTuple):
+    """A check and the machine it ran on."""
+
+    where: str
+    subject: str
+    check: str
+    ok: bool
+    detail: str
+
+
+def checks_here(agents: Sequence[str], configs: Mapping[str, AgentConfig]) -> list[Check]:
+    """Every check on this machine (the function Dask workers run too)."""
+    names = list(agents) or default_agents(configs)
+    return [*environment_checks(), *agent_checks(names, configs)]
+
+
+def run_doctor(agents: Sequence[str], configs: Mapping[str, AgentConfig], *, executor: str = "local",
+               address: str | None = None) -> list[Row]:
+    """The doctor's rows, from this machine or from every worker of a Dask cluster."""
+    if executor != "dask":
+        return [Row("local", *check) for check in checks_here(agents, configs)]
+    from agentbench.executors.dask import run_on_workers
+
+    per_worker = run_on_workers(checks_here, address, list(agents), dict(configs))
+    return [Row(worker, *check) for worker, checks in sorted(per_worker.items()) for check in checks]

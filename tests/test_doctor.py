@@ -1,0 +1,89 @@
+"""`agentbench doctor` on fake agent CLIs: OK when wired, exactly what failed otherwise."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.cli.helpers import invoke
+
+# A minimal agent: talks the Anthropic Messages API at ANTHROPIC_BASE_URL, writes what the model asks.
+MINI_AGENT = '''
+import json, os, sys, urllib.request
+prompt = open(sys.argv[1]).read()
+url = os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages"
+tools = [{"name": "Write", "description": "write a file",
+          "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"},
+                                                            "content": {"type": "string"}}}}]
+messages = [{"role": "user", "content": prompt}]
+for _ in range(10):
+    body = json.dumps({"model": "m", "max_tokens": 100, "messages": messages, "tools": tools}).encode()
+    request = urllib.request.Request(url, body, {"content-type": "application/json",
+                                                 "x-api-key": os.environ["ANTHROPIC_API_KEY"]})
+    reply = json.load(urllib.request.urlopen(request))
+    messages.append({"role": "assistant", "content": reply["content"]})
+    calls = [b for b in reply["content"] if b["type"] == "tool_use"]
+    if not calls:
+        print(reply["content"][0]["text"])
+        break
+    results = []
+    for call in calls:
+        path = call["input"]["file_path"]
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        open(path, "w").write(call["input"]["content"])
+        results.append({"type": "tool_result", "tool_use_id": call["id"], "content": "ok"})
+    messages.append({"role": "user", "content": results})
+'''
+
+
+def agents_config(tmp_path: Path, name: str, script: str) -> Path:
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(script))
+    config = tmp_path / "agents.toml"
+    config.write_text(f'[agents.{name}]\nadapter = "command"\n'
+                      f'command = ["{sys.executable}", "{path}", "{{prompt_file}}"]\n')
+    return config
+
+
+def test_doctor_says_ok_for_a_wired_command_agent(capsys, tmp_path):
+    config = agents_config(tmp_path, "mini", MINI_AGENT)
+    r = invoke(capsys, "doctor", "--agent", "mini", "--agents-config", str(config), "--json")
+    assert r.exit_code == 0, r.out + r.err
+    rows = {row["check"]: row for row in json.loads(r.out) if row["subject"] == "mini"}
+    assert set(rows) == {"installed", "reaches the scripted server", "exits cleanly",
+                         "writes the scripted files", "reports usage"}
+    assert all(row["ok"] for row in rows.values()), rows
+    assert "2 files with the exact content" in rows["writes the scripted files"]["detail"]
+
+
+def test_doctor_names_a_missing_cli(capsys, tmp_path):
+    config = tmp_path / "agents.toml"
+    config.write_text('[agents.ghost]\nadapter = "command"\ncommand = ["ghost-agent-cli"]\n')
+    r = invoke(capsys, "doctor", "--agent", "ghost", "--agents-config", str(config), "--json")
+    assert r.exit_code == 1
+    (row,) = [row for row in json.loads(r.out) if row["subject"] == "ghost"]
+    assert row["check"] == "installed" and not row["ok"] and "ghost-agent-cli" in row["detail"]
+
+
+def test_doctor_says_when_the_cli_never_reaches_the_model(capsys, tmp_path):
+    config = agents_config(tmp_path, "deaf", """
+        import sys
+        print("I ignore the base URL", file=sys.stderr)
+        sys.exit(4)
+    """)
+    r = invoke(capsys, "doctor", "--agent", "deaf", "--agents-config", str(config), "--json")
+    assert r.exit_code == 1
+    rows = {row["check"]: row for row in json.loads(r.out) if row["subject"] == "deaf"}
+    assert not rows["reaches the scripted server"]["ok"]
+    assert "I ignore the base URL" in rows["reaches the scripted server"]["detail"]
+    assert not rows["exits cleanly"]["ok"] and "status 4" in rows["exits cleanly"]["detail"]
+    assert not rows["writes the scripted files"]["ok"]
+
+
+def test_doctor_reports_the_machine(capsys):
+    r = invoke(capsys, "doctor", "--agent", "noop", "--json")
+    assert r.exit_code == 0
+    checks = {row["check"] for row in json.loads(r.out) if row["subject"] == "machine"}
+    assert {"python", "cache folder", "sandbox (bwrap)", "cgroups"} <= checks
