@@ -9,6 +9,7 @@ that still carries this run's marker variable (which catches grandchildren that 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -18,7 +19,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from agentbench.sandbox import Confinement, Limits, confine_argv
 
@@ -140,7 +141,8 @@ class _Pump(threading.Thread):
             return
         kept = 0
         with self.path.open("wb") as out, self.pipe:
-            while chunk := self.pipe.read1(65536):
+            reader = cast(io.BufferedReader, self.pipe)
+            while chunk := reader.read1(65536):
                 room = self.cap - kept
                 if room > 0:
                     out.write(chunk[:room])

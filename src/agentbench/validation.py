@@ -87,7 +87,7 @@ def _lint_test_file(path: Path, prompt: str, packages: frozenset[str]) -> list[s
 
 
 def _imports(text: str) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
@@ -176,5 +176,5 @@ def _flaky_tests(challenge: Challenge, ref: TrialRecord | None, run_dir: Path,
 
 def _varying(outcomes: Iterable[dict[str, bool]]) -> tuple[str, ...]:
     runs = list(outcomes)
-    names = set().union(*runs) if runs else set()
+    names: set[str] = set().union(*runs) if runs else set()
     return tuple(sorted(n for n in names if len({run.get(n) for run in runs}) > 1))

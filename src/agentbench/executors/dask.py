@@ -39,9 +39,9 @@ def _client(address: str | None) -> Any:
                        'install it with: pip install "agentbench[dask]"') from None
     try:
         if not address:
-            return Client(processes=True, dashboard_address=None)
+            return Client(processes=True, dashboard_address=None)  # type: ignore[no-untyped-call]
         _probe(address)
-        return Client(address, timeout=30)
+        return Client(address, timeout=30)  # type: ignore[no-untyped-call]
     except OSError as exc:
         raise RunError(f"cannot reach the Dask scheduler at {address}: {exc}",
                        "check --address (e.g. tcp://HOST:8786) and that the scheduler runs") from None
@@ -50,7 +50,7 @@ def _client(address: str | None) -> Any:
 def _as_completed(futures: Any) -> Any:
     from distributed import as_completed
 
-    return as_completed(futures)
+    return as_completed(futures)  # type: ignore[no-untyped-call]
 
 
 def _probe(address: str) -> None:

@@ -45,7 +45,7 @@ class Script:
 class WriteFile(NamedTuple):
     """Next step: ask the agent to write `file` (the `index`-th of the script)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # NOTE: shadows tuple.index on purpose: the step number
     file: ScriptedFile
 
 
