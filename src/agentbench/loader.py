@@ -142,8 +142,7 @@ def _parse(path: Path) -> _Doc:
     except (OSError, UnicodeDecodeError) as exc:
         raise ChallengeError(path, None, f"cannot read file: {exc}") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = _compose_and_construct(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}" if mark else str(path)
@@ -156,6 +155,16 @@ def _parse(path: Path) -> _Doc:
         raise ChallengeError(path, None, "expected a mapping of fields at the top level",
                              "start the file with `name: ...`")
     return _Doc(path, data, _key_lines(node))
+
+
+def _compose_and_construct(text: str) -> tuple[Any, Any]:
+    """Parse once (with libyaml when present): the node tree for line numbers, and the data."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()
+        return node, (loader.construct_document(node) if node is not None else None)
+    finally:
+        loader.dispose()
 
 
 def _key_lines(node: Any) -> dict[str, int]:

@@ -17,7 +17,6 @@ from typing import Any
 import click
 
 from agentbench import __version__
-from agentbench.adapters.registry import ADAPTERS
 from agentbench.errors import AgentBenchError
 
 __all__ = ["ADAPTERS", "cli", "main"]
@@ -80,6 +79,15 @@ def agents_config_option(func: Callable[..., Any]) -> Callable[..., Any]:
 def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """`--json`: machine-readable output on stdout."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(func)
+
+
+def __getattr__(name: str) -> Any:
+    """`from agentbench.cli import ADAPTERS` (the seed's import) without slowing every command."""
+    if name == "ADAPTERS":
+        from agentbench.adapters.registry import ADAPTERS
+
+        return ADAPTERS
+    raise AttributeError(f"module 'agentbench.cli' has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

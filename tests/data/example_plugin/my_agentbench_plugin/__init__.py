@@ -1,0 +1,1 @@
+"""An example AgentBench adapter plugin."""
