@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 
 from agentbench import process
-from agentbench.adapters.cli_base import TrialSetup
+from agentbench.adapters.cli_base import TrialSetup, json_events
 from agentbench.adapters.opencode import (
     NPMRC,
     OpenCodeAdapter,
-    events,
     model_ref,
     problem_line,
     render_config,
@@ -169,7 +168,7 @@ def test_parse_garbage_never_raises(stdout: str) -> None:
 
 
 def test_events_skip_non_json_lines_and_problem_line_prefers_errors() -> None:
-    assert [e["type"] for e in events('noise\n{"type": "text"}\n{"x": 1}\n')] == ["text"]
+    assert [e["type"] for e in json_events('noise\n{"type": "text"}\n{"x": 1}\n')] == ["text"]
     assert problem_line("usage\nTypeError: boom\nlast\n") == "TypeError: boom"
     assert problem_line("just\nlines\n") == "lines" and problem_line("") == ""
 

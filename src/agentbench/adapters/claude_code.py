@@ -16,12 +16,17 @@ too. Cost is Claude Code's own `total_cost_usd` estimate and turns its `num_turn
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from agentbench.adapters.cli_base import CommandAdapter, ErrorPattern, TrialSetup, Usage
+from agentbench.adapters.cli_base import (
+    CommandAdapter,
+    ErrorPattern,
+    TrialSetup,
+    Usage,
+    json_events,
+)
 
 QUIET_ENV: dict[str, str] = {
     "IS_SANDBOX": "1",
@@ -115,18 +120,8 @@ class ClaudeCodeAdapter(CommandAdapter):
 
 def _last_result(stdout: str) -> dict[str, Any] | None:
     """The last `{"type": "result", ...}` line of a stream-JSON transcript (garbage lines skipped)."""
-    found: dict[str, Any] | None = None
-    for line in stdout.splitlines():
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("type") == "result":
-            found = event
-    return found
+    results = [event for event in json_events(stdout) if event["type"] == "result"]
+    return results[-1] if results else None
 
 
 def _tokens(result: dict[str, Any]) -> tuple[int | None, int | None]:
@@ -160,14 +155,8 @@ def _error_text(result: dict[str, Any]) -> str:
 
 def _how_it_ended(stdout: str, stderr: str) -> str:
     """The last stream event's type (or the last line of stderr or stdout) of an unfinished run."""
-    last_event = ""
-    for line in stdout.splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and "type" in event:
-            last_event = "/".join(str(event[k]) for k in ("type", "subtype") if k in event)
+    stream = json_events(stdout)
+    last_event = "/".join(str(stream[-1][k]) for k in ("type", "subtype") if k in stream[-1]) if stream else ""
     lines = [line.strip() for line in (stdout + "\n" + stderr).splitlines() if line.strip()]
     if last_event:
         return f"last event: {last_event}"

@@ -11,6 +11,7 @@ whole tree, and stdout/stderr kept as the trial's transcript.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -196,6 +197,25 @@ class CommandAdapter(AgentAdapter):
             if re.search(pattern.regex, transcript, re.IGNORECASE | re.MULTILINE):
                 return f"{pattern.kind}: {pattern.message}"
         return f"exited with status {result.returncode}"
+
+
+def json_events(stdout: str) -> list[dict[str, Any]]:
+    """The JSON objects with a string `type` among a CLI's output lines (anything else is skipped).
+
+    Shared by every adapter whose CLI prints JSON lines (stream-JSON, JSONL events).
+    """
+    found = []
+    for line in stdout.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("type"), str):
+            found.append(value)
+    return found
 
 
 def _base_env() -> dict[str, str]:

@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from agentbench import process
-from agentbench.adapters.cli_base import CommandAdapter, ErrorPattern, TrialSetup, Usage
+from agentbench.adapters.cli_base import (
+    CommandAdapter,
+    ErrorPattern,
+    TrialSetup,
+    Usage,
+    json_events,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 """Where the model provider points when `OPENAI_BASE_URL` is not set."""
@@ -59,22 +65,6 @@ wire_api = "responses"
 def render_config(base_url: str) -> str:
     """The trial's `$CODEX_HOME/config.toml` (the URL as a TOML basic string)."""
     return _CONFIG.format(provider=PROVIDER_ID, base_url=json.dumps(base_url), key_variable=KEY_VARIABLE)
-
-
-def _events(stdout: str) -> list[dict[str, Any]]:
-    """The JSON objects among stdout's lines (anything else is skipped)."""
-    events = []
-    for line in stdout.splitlines():
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and isinstance(event.get("type"), str):
-            events.append(event)
-    return events
 
 
 def _count(usage: Any, key: str) -> int:
@@ -153,7 +143,7 @@ class CodexAdapter(CommandAdapter):
         (`Reconnecting... 2/5 (...)`) that may succeed. A run with neither a completed nor a failed
         turn was killed or crashed: the exit status tells (see `classify`).
         """
-        events = _events(stdout)
+        events = json_events(stdout)
         if not events:
             return Usage(error=self.explain(f"no Codex JSON events in the output; {_stderr_tail(stderr)}"))
         input_tokens = output_tokens = turns = 0
@@ -175,7 +165,7 @@ class CodexAdapter(CommandAdapter):
     def classify(self, transcript: str, result: process.ProcessResult) -> str:
         """The base's reason (time limit, error pattern, exit status) plus Codex's last error event."""
         reason = super().classify(transcript, result)
-        last = _last_error(_events(transcript))
+        last = _last_error(json_events(transcript))
         return f"{reason}; last Codex error: {last[:500]}" if last else reason
 
     def explain(self, detail: str) -> str:

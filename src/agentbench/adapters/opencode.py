@@ -27,7 +27,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agentbench.adapters.cli_base import CommandAdapter, ErrorPattern, TrialSetup, Usage
+from agentbench.adapters.cli_base import (
+    CommandAdapter,
+    ErrorPattern,
+    TrialSetup,
+    Usage,
+    json_events,
+)
 from agentbench.errors import ConfigError
 
 PROVIDER_ID = "agentbench"
@@ -83,22 +89,6 @@ def render_config(base_url: str | None, model: str | None) -> dict[str, Any]:
     if model:
         config["model"] = model_ref(model, base_url)
     return config
-
-
-def events(stdout: str) -> list[dict[str, Any]]:
-    """The JSON event objects of `--format json` output (one a line; other lines skipped)."""
-    found = []
-    for line in stdout.splitlines():
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict) and isinstance(value.get("type"), str):
-            found.append(value)
-    return found
 
 
 def _number(mapping: Any, key: str) -> float:
@@ -193,7 +183,7 @@ class OpenCodeAdapter(CommandAdapter):
 
     def parse_output(self, stdout: str, stderr: str) -> Usage:
         """Sum `step_finish` tokens and cost; the last `text` part is the final message."""
-        found = events(stdout)
+        found = json_events(stdout)
         steps = [e.get("part") for e in found if e["type"] == "step_finish"]
         texts = [e["part"].get("text") for e in found
                  if e["type"] == "text" and isinstance(e.get("part"), dict)]
