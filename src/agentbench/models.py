@@ -14,6 +14,10 @@ from pathlib import Path
 TIERS: tuple[str, ...] = ("easy", "medium", "hard")
 """The challenge tiers, in order of difficulty."""
 
+SCORE_COMPONENTS: tuple[str, ...] = (
+    "build", "tests", "coverage", "quality", "completeness", "efficiency", "acceptance")
+"""The rubric's components, in the seed's order (acceptance: AgentBench's hidden tests)."""
+
 
 def _check_range(name: str, value: float, low: float, high: float) -> None:
     if not low <= value <= high:
@@ -287,15 +291,7 @@ class ScoreBreakdown:
     @property
     def total(self) -> float:
         """The 0-100 score: the sum of the components."""
-        return (
-            self.build
-            + self.tests
-            + self.coverage
-            + self.quality
-            + self.completeness
-            + self.efficiency
-            + self.acceptance
-        )
+        return float(sum(getattr(self, name) for name in SCORE_COMPONENTS))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from statistics import fmean
 from types import MappingProxyType
 
-from agentbench.models import Measurements, ScoreBreakdown, TrialRecord
+from agentbench.models import SCORE_COMPONENTS, Measurements, ScoreBreakdown, TrialRecord
 
 SEED_BASELINE_SECONDS = 1800.0
 """The seed's efficiency baseline: 30 minutes."""
@@ -36,15 +36,7 @@ class Weights:
     acceptance: float = 0.0
 
     def __post_init__(self) -> None:
-        total = (
-            self.build
-            + self.tests
-            + self.coverage
-            + self.quality
-            + self.completeness
-            + self.efficiency
-            + self.acceptance
-        )
+        total = sum(getattr(self, name) for name in SCORE_COMPONENTS)
         if not math.isclose(total, 100.0):
             raise ValueError(f"rubric weights must add up to 100, got {total}")
 
