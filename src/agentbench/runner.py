@@ -181,10 +181,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
             results_paths: dict[str, Path] | None = None) -> RunOutcome:
     """Run every unfinished trial of the plan, then write the per-agent results files."""
     progress = progress or NullProgress()
-    for agent in config.agents:  # fail fast on an unknown agent or a missing CLI, before any work
-        adapter = get_adapter(agent, dict(config.agent_configs))
-        if isinstance(adapter, CommandAdapter):
-            adapter.preflight()
+    versions = agent_versions(config)  # fails fast on an unknown agent or a missing CLI
     save_plan(config)
     done = config.run_dir.finished()
     todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
@@ -196,7 +193,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
         if config.executor == "dask":
             _run_dask(todo, config, progress)
         else:
-            shared = _Shared(template, counts, isolation, _run_secrets(config))
+            shared = _Shared(template, counts, isolation, _run_secrets(config), versions)
             _run_pool(todo, config, shared, progress)
     return _write_results(config, results_paths or {})
 
@@ -209,6 +206,7 @@ class _Shared:
     hidden_counts: dict[str, int | None]
     isolation: str
     secrets: tuple[Secret, ...] = ()
+    versions: dict[str, str | None] = field(default_factory=dict)
 
 
 def hidden_test_counts(challenges: Iterable[Challenge], template: Path, log_dir: Path) -> dict[str, int | None]:
@@ -238,6 +236,17 @@ def _collect_count(challenge: Challenge, template: Path, log_dir: Path) -> int |
         ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), template_site=template,
                              trial_dir=log_dir / "collect" / challenge.id)
         return count_hidden_tests(challenge.acceptance, challenge.reference_dir, ctx)
+
+
+def agent_versions(config: RunConfig) -> dict[str, str | None]:
+    """Each agent's version, asked once per run (a missing CLI raises AgentUnavailableError)."""
+    versions = {}
+    for agent in config.agents:
+        adapter = get_adapter(agent, dict(config.agent_configs))
+        if isinstance(adapter, CommandAdapter):
+            adapter.preflight()
+        versions[agent] = adapter.version()
+    return versions
 
 
 def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
@@ -309,7 +318,8 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         spec = replace(spec, challenge=challenge)
         template = template_site_packages(cache_dir(), root / "logs")
         shared = _Shared(template, hidden_test_counts([challenge], template, root / "logs"),
-                         describe(Confinement(sandbox=config.sandbox), cgroups_available()))
+                         describe(Confinement(sandbox=config.sandbox), cgroups_available()),
+                         versions=agent_versions(replace(config, agents=(spec.agent,))))
         record = _attempts(spec, config, shared, _Cancel(threading.Event(), uuid.uuid4().hex))
         record = scrub(record, config, _run_secrets(config))
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
@@ -370,6 +380,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Canc
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             adapter_result = _run_agent(spec, config, dirs, trial_dir, cancel)
+            adapter_result = replace(adapter_result,
+                                     version=adapter_result.version or shared.versions.get(spec.agent))
             cancel.check()
             ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
                                  command_timeout_s=config.command_timeout_s,

@@ -24,7 +24,7 @@ def measure(challenge: Challenge, ctx: MeasureContext) -> Measurements:
     """Measure the agent's work in `ctx.dirs.workspace` (the acceptance step comes last)."""
     removed = remove_escaping_symlinks(ctx.dirs.workspace)
     completeness = measure_completeness(challenge, ctx.dirs)
-    quality = measure_quality(challenge, ctx.dirs)
+    quality = measure_quality(challenge, ctx.dirs, ctx.trial_dir / "logs" / "quality.log")
     env = create_env(ctx.dirs.scratch / "env", ctx.template_site)
     build = measure_build(challenge, env, ctx)
     tests = measure_tests(challenge, env, ctx, coverage_environment(ctx))

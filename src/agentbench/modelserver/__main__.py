@@ -1,4 +1,4 @@
-"""`python -m agentbench.modelserver --script FILE [--port N]`: serve a script until Ctrl-C."""
+"""`python -m agentbench.modelserver (--script FILE | --from-dir DIR) [--port N]`: serve until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -6,17 +6,21 @@ import argparse
 import sys
 from pathlib import Path
 
-from agentbench.modelserver.script import load_script
+from agentbench.modelserver.script import load_script, script_from_directory
 from agentbench.modelserver.server import ModelServer
 
 
 def main() -> None:
     """Parse arguments and serve."""
     parser = argparse.ArgumentParser(prog="python -m agentbench.modelserver")
-    parser.add_argument("--script", type=Path, required=True, help="JSON script of files to write")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--script", type=Path, help="JSON script: {\"files\": [{\"path\", \"content\"}]}")
+    source.add_argument("--from-dir", type=Path, help="write every file of this folder (e.g. a "
+                        "challenge's reference/ solution)")
     parser.add_argument("--port", type=int, default=8765, help="loopback port (0: any free port)")
     args = parser.parse_args()
-    server = ModelServer(load_script(args.script), args.port)
+    script = load_script(args.script) if args.script else script_from_directory(args.from_dir)
+    server = ModelServer(script, args.port)
     sys.stderr.write(f"scripted model server on {server.url} (Ctrl-C to stop)\n")
     try:
         server.serve_forever()

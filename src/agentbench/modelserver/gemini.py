@@ -11,8 +11,11 @@ model call is charged to the ledger and reports the script's usage in `usageMeta
 
 from __future__ import annotations
 
+import base64
 import json
+import shlex
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 from typing import Any
 
 from agentbench.modelserver.script import Script, WriteFile, next_action
@@ -20,6 +23,19 @@ from agentbench.modelserver.server import Exchange, Reply, Route, json_reply, ss
 
 WRITE_TOOL = "write_file"
 """Gemini CLI's file-writing tool."""
+
+SHELL_TOOL = "run_shell_command"
+"""Gemini CLI's shell tool: used for build files, which its headless policy refuses to `write_file`."""
+
+BUILD_FILES = frozenset({
+    "BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", ".bazelrc", ".blazerc",
+    "Makefile", "makefile", "GNUmakefile", "CMakeLists.txt", "package.json", "package-lock.json",
+    "pnpm-lock.yaml", "yarn.lock", "bun.lockb", "setup.py", "setup.cfg", "pyproject.toml", "go.mod",
+    "go.sum", "Cargo.toml", "Cargo.lock", "pom.xml", "build.gradle", "build.gradle.kts",
+    "settings.gradle", "settings.gradle.kts", "Dockerfile", "Containerfile"})
+"""Gemini CLI 0.61's "Build File Protection": in non-interactive mode, even with --approval-mode
+yolo, an edit tool writing one of these is denied ("Modifying build configuration files requires
+explicit user confirmation"); a shell command is not."""
 
 _MODEL = r"/v1(?:beta|alpha)?/models/(?P<model>[^/:]+)"
 
@@ -71,9 +87,19 @@ def _parts(script: Script, body: Any) -> list[dict[str, Any]]:
         return [{"text": json.dumps(_json_answer(body))}]
     step = next_action(script, tool_results_seen(body))
     if isinstance(step, WriteFile):
-        args = {"file_path": step.file.path, "content": step.file.content}
-        return [{"functionCall": {"name": WRITE_TOOL, "args": args}}]
+        return [{"functionCall": _write_call(step)}]
     return [{"text": step.text}]
+
+
+def _write_call(step: WriteFile) -> dict[str, Any]:
+    """`write_file`, or for a build file a shell command that writes the exact bytes."""
+    path = PurePosixPath(step.file.path)
+    if path.name not in BUILD_FILES and not path.name.startswith(("Dockerfile.", "Containerfile.")):
+        return {"name": WRITE_TOOL, "args": {"file_path": step.file.path, "content": step.file.content}}
+    encoded = base64.b64encode(step.file.content.encode()).decode()
+    command = (f"mkdir -p {shlex.quote(str(path.parent))} && printf %s {encoded} | base64 -d > "
+               f"{shlex.quote(str(path))}")
+    return {"name": SHELL_TOOL, "args": {"command": command, "description": f"write {path}"}}
 
 
 def _usage(script: Script) -> dict[str, int]:
