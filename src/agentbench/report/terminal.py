@@ -60,7 +60,7 @@ def run_table(run: RunRecord) -> Table:
     """Per-trial score breakdown of one agent's run."""
     table = Table(title=safe_text(f"{run.agent} — rubric: {run.rubric}"))
     for column in ("Challenge", "#", "Score", "Build", "Tests", "Cov.", "Qual.",
-                   "Compl.", "Eff.", "Hidden tests", "Time", "Status"):
+                   "Compl.", "Eff.", "Hidden tests", "Time", "Tokens in/out", "Cost", "Status"):
         table.add_column(column, justify="left" if column in ("Challenge", "Status") else "right",
                          no_wrap=True)
     for t in run.trials:
@@ -72,9 +72,18 @@ def run_table(run: RunRecord) -> Table:
               for part in ("build", "tests", "coverage", "quality", "completeness", "efficiency")),
             acceptance_cell(t),
             Text(f"{t.adapter.time_taken_seconds:.1f}s" if t.adapter else "-"),
+            Text(_tokens(t)),
+            Text(f"${t.adapter.cost_usd:.4f}" if t.adapter and t.adapter.cost_usd is not None else "-"),
             safe_text(t.status.value, _STATUS_STYLE[t.status]),
         )
     return table
+
+
+def _tokens(trial: TrialRecord) -> str:
+    adapter = trial.adapter
+    if adapter is None or (adapter.input_tokens is None and adapter.output_tokens is None):
+        return "-"
+    return f"{adapter.input_tokens or 0}/{adapter.output_tokens or 0}"
 
 
 def aggregate_line(run: RunRecord) -> Text:
