@@ -38,3 +38,14 @@ def test_unreachable_scheduler_is_a_clear_error(capsys, tmp_path, tiny_challenge
                str(tiny_challenges), "--results", str(tmp_path), "--executor", "dask",
                "--address", "tcp://127.0.0.1:9")
     assert r.exit_code == 1 and "cannot reach the Dask scheduler" in r.err
+
+
+def test_doctor_runs_on_every_dask_worker(capsys, cluster):
+    import json
+
+    r = invoke(capsys, "doctor", "--agent", "noop", "--executor", "dask", "--address", cluster, "--json")
+    assert r.exit_code == 0, r.err
+    rows = json.loads(r.out)
+    workers = {row["where"] for row in rows}
+    assert len(workers) == 2 and all(w.startswith("tcp://") for w in workers)
+    assert {row["subject"] for row in rows} == {"machine", "noop"}
