@@ -25,6 +25,9 @@ from agentbench.workspace import cache_dir, copy_tree, make_trial_dirs, template
 REFERENCE_MIN_SCORE = 95.0
 NOOP_MAX_SCORE = 10.0
 ALLOWED_TEST_IMPORTS = frozenset({"pytest", "_pytest"})
+NETWORK_MODULES = frozenset({"socket", "urllib", "http", "requests", "httpx", "aiohttp", "ftplib",
+                             "smtplib"})
+"""A test file importing one of these and naming a remote URL may need the network."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,7 +56,8 @@ def lint_challenge(challenge: Challenge) -> tuple[str, ...]:
     if challenge.acceptance is None:
         problems.append("no hidden acceptance tests (add an acceptance/ folder beside the YAML)")
         return tuple(problems)
-    packages = _solution_packages(challenge.reference_dir)
+    packages = _solution_packages(challenge.reference_dir) | {
+        p.stem for p in challenge.acceptance.files_dir.rglob("*.py")}  # the tests' own helpers
     for path in sorted(challenge.acceptance.files_dir.rglob("*")):
         problems.extend(_lint_test_file(path, challenge.prompt, packages))
     return tuple(problems)
@@ -80,7 +84,8 @@ def _lint_test_file(path: Path, prompt: str, packages: frozenset[str]) -> list[s
                 "the solution (hidden tests must run offline with what the harness provides)"
                 for mod in sorted(_imports(text)) if mod not in sys.stdlib_module_names
                 and mod not in ALLOWED_TEST_IMPORTS and mod not in packages]
-    problems += [f"{name}: uses the network address {url}" for url in _remote_urls(text)]
+    if _imports(text) & NETWORK_MODULES:
+        problems += [f"{name}: may reach the network address {url}" for url in _remote_urls(text)]
     problems += [f"{name}: the prompt contains this test's code: {line!r}"
                  for line in _leaked_lines(text, prompt)]
     return problems

@@ -1,0 +1,85 @@
+"""`agentbench validate` tells a challenge author exactly what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli.helpers import invoke
+from tests.conftest import write
+
+
+def validate(capsys, root: Path, tmp_path: Path):
+    # a fully covered reference: the fixture's own leaves a function untested on purpose
+    write(root / "easy" / "adder" / "reference" / "src" / "adder" / "__init__.py", '''\
+        """Adds numbers."""
+
+
+        def add(a: int, b: int) -> int:
+            """Return a + b."""
+            return a + b
+        ''')
+    r = invoke(capsys, "validate", "easy/adder", "--challenges", str(root), "--results",
+               str(tmp_path / "v"), "--repeats", "2", "--jobs", "2")
+    return r, " ".join(r.out.split())
+
+
+def test_a_good_challenge_is_valid(capsys, tmp_path, tiny_challenges):
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert r.exit_code == 0, r.out + r.err
+    assert "1 valid, 0 invalid" in out
+
+
+def test_a_hidden_test_the_reference_fails_is_reported(capsys, tmp_path, tiny_challenges):
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_wrong.py", """\
+        import adder
+
+
+        def test_wrong_expectation():
+            assert adder.add(2, 2) == 5
+        """)
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert r.exit_code == 1
+    assert "reference passed only 67% of the hidden tests" in out
+
+
+def test_hidden_tests_that_pass_on_an_empty_workspace_are_reported(capsys, tmp_path, tiny_challenges):
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_trivial.py",
+          "def test_always():\n    assert True\n")
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert r.exit_code == 1
+    assert "noop passed 33% of the hidden tests: they do not test the solution" in out
+
+
+def test_flaky_hidden_tests_are_named(capsys, tmp_path, tiny_challenges):
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_flaky.py", """\
+        import os
+
+        import adder
+
+
+        def test_coin():
+            assert adder.add(1, 1) == 2 and os.urandom(1)[0] % 2 == 0
+        """)
+    r = invoke(capsys, "validate", "easy/adder", "--challenges", str(tiny_challenges), "--results",
+               str(tmp_path / "v"), "--repeats", "12")
+    assert r.exit_code == 1
+    assert "flaky hidden test" in r.out and "test_coin" in r.out
+
+
+def test_lint_finds_leaks_network_and_unasked_files(capsys, tmp_path, tiny_challenges):
+    yaml_path = tiny_challenges / "easy" / "adder.yaml"
+    text = yaml_path.read_text().replace("  - tests/test_adder.py", "  - tests/test_adder.py\n  - docs/extra.md")
+    text = text.replace("Files: pyproject.toml", "Hint: assert adder.add(10**12, 1) == 10**12 + 1 must hold.\n  Files: pyproject.toml")
+    yaml_path.write_text(text)
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_net.py", """\
+        import requests
+
+
+        def test_remote():
+            assert requests.get("https://api.example.org/x").ok
+        """)
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert r.exit_code == 1
+    assert "expected file 'docs/extra.md' is never mentioned in the prompt" in out
+    assert "the prompt contains this test's code" in out
+    assert "imports 'requests'" in out
