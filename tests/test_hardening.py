@@ -162,3 +162,27 @@ def test_a_full_disk_fails_cleanly(tmp_path, tiny_challenges):
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert "No space left on device" in proc.stderr or "cannot write" in proc.stderr
+
+
+HOSTILE = "\x1b[2J\x1b[31mpwned\x1b[0m <script>alert('x')</script> <img src=x onerror=alert(1)> [bold]markup[/bold]"
+
+
+def test_hostile_text_from_an_agent_stays_inert_in_terminal_and_reports(capsys, tmp_path, tiny_challenges):
+    config = fake_agent(tmp_path, "hostile", f"""
+        print({HOSTILE!r})
+    """)
+    results = tmp_path / "r"
+    r = invoke(capsys, *run_args(config, "hostile", tiny_challenges, results))
+    assert r.exit_code == 0, r.err
+    (trial,) = loads_run((results / "hostile.json").read_text()).trials
+    assert trial.adapter.final_message == HOSTILE  # kept verbatim in the record (JSON-escaped)
+    compare = invoke(capsys, "compare", str(results / "hostile.json"))
+    assert "\x1b" not in compare.out + compare.err
+    html_path = tmp_path / "report.html"
+    invoke(capsys, "report", str(results), "--output", str(html_path))
+    html = html_path.read_text()
+    assert "<script>alert" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert" in html and "\\x1b[31mpwned" in html
+    md_path = tmp_path / "report.md"
+    invoke(capsys, "report", str(results), "--output", str(md_path))
+    assert "\x1b" not in md_path.read_text()

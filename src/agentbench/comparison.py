@@ -68,6 +68,8 @@ class TrialRow:
     """The run folder's name."""
     logs_dir: str
     """The trial folder, relative to the run folder."""
+    note: str = ""
+    """The error, else the agent's final message (untrusted text: escape it), cut to 200 chars."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -419,8 +421,13 @@ def _trial_row(label: str, run_id: str, trial: TrialRecord, pick: _Pick) -> Tria
         hidden_total=None if hidden is None else hidden[1],
         time_s=trial.adapter.time_taken_seconds if trial.adapter else None,
         cost_usd=trial.adapter.cost_usd if trial.adapter else None,
-        run_id=run_id, logs_dir=trial.logs_dir,
+        run_id=run_id, logs_dir=trial.logs_dir, note=_note(trial),
     )
+
+
+def _note(trial: TrialRecord) -> str:
+    text = trial.error or (trial.adapter.final_message if trial.adapter else "") or ""
+    return text if len(text) <= 200 else text[:199] + "\u2026"
 
 
 def _input_notes(agents: Sequence[AgentSummary], runs: Sequence[RunRecord],

@@ -395,7 +395,13 @@ def _trial_rows(c: Comparison, links: Mapping[str, str]) -> list[dict[str, Any]]
         "hidden": "-" if t.hidden_total is None else count(t.hidden_passed or 0, t.hidden_total),
         "time": seconds(t.time_s), "cost": money(t.cost_usd),
         "href": trial_href(links[t.agent], t) if t.agent in links else None,
+        "note": printable(t.note),
     } for t in c.trials]
+
+
+def printable(text: str) -> str:
+    """Control characters (ANSI escapes included) shown as \\xNN; HTML escaping is jinja2's job."""
+    return "".join(ch if ch.isprintable() or ch == " " else f"\\x{ord(ch):02x}" for ch in text)
 
 
 def _context(c: Comparison, links: Mapping[str, str]) -> dict[str, Any]:
