@@ -6,6 +6,7 @@ The full `agentbench validate` of every challenge runs in .ci/run; here a fast s
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,17 @@ from agentbench.runner import RunConfig, execute
 from agentbench.validation import lint_challenge, validate
 
 FLAWED = Path(__file__).parent / "flawed"
-FLAWED_IDS = sorted(f"{p.parent.name}/{p.name}" for p in FLAWED.glob("*/*") if p.is_dir())
+FLAWED_IDS = sorted(f"{p.parent.name}/{p.stem}" for p in FLAWED.glob("*/*.patch"))
+
+
+def flawed_solution(challenge_id: str, dest: Path) -> Path:
+    """The reference solution with the challenge's one deliberate bug applied (FLAWED/<id>.patch,
+    whose `#` header says what the bug is)."""
+    (challenge,) = select_challenges(discover_challenges(), ids=(challenge_id,))
+    shutil.copytree(challenge.reference_dir, dest)
+    patch = FLAWED / f"{challenge_id}.patch"
+    subprocess.run(["git", "apply", "-p2", str(patch)], cwd=dest, check=True)
+    return dest
 
 
 def copying_adapter(source: Path, extra: dict[str, str] | None = None) -> type[AgentAdapter]:
@@ -30,7 +41,7 @@ def copying_adapter(source: Path, extra: dict[str, str] | None = None) -> type[A
 
         def run_challenge(self, prompt: str, output_dir: Path, time_limit_minutes: int = 30) -> AdapterResult:
             shutil.copytree(source, output_dir, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("FLAW.md", "__pycache__", "*.egg-info"))
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
             for rel, text in (extra or {}).items():
                 (output_dir / rel).parent.mkdir(parents=True, exist_ok=True)
                 (output_dir / rel).write_text(text)
@@ -58,10 +69,11 @@ def test_there_is_a_flawed_solution_per_tier():
 
 @pytest.mark.parametrize("challenge_id", FLAWED_IDS)
 def test_hidden_tests_catch_the_flawed_solution(challenge_id, tmp_path):
-    trial = run_directory_agent(challenge_id, FLAWED / challenge_id, tmp_path)
+    source = flawed_solution(challenge_id, tmp_path / "flawed")
+    trial = run_directory_agent(challenge_id, source, tmp_path / "run")
     assert trial.measurements.build.success
     assert trial.acceptance_rate is not None and 0.5 < trial.acceptance_rate < 1.0, (
-        (FLAWED / challenge_id / "FLAW.md").read_text())
+        (FLAWED / f"{challenge_id}.patch").read_text().splitlines()[0])
 
 
 PLANTS = {
@@ -79,7 +91,7 @@ PLANTS = {
 
 
 def test_planted_files_cannot_fake_a_pass_and_are_recorded(tmp_path):
-    flawed = FLAWED / "easy" / "todo-api"
+    flawed = flawed_solution("easy/todo-api", tmp_path / "flawed")
     honest = run_directory_agent("easy/todo-api", flawed, tmp_path / "a")
     planted = run_directory_agent("easy/todo-api", flawed, tmp_path / "b", PLANTS)
     honest_tests = honest.measurements.acceptance.tests
