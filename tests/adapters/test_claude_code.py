@@ -21,7 +21,7 @@ from agentbench.adapters.registry import get_adapter
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver.anthropic import offers_write_tool, tool_results_seen, working_directory
-from agentbench.sandbox import Confinement
+from tests.adapters.helpers import trial_setup
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 RECORDED_WORKSPACE = "/tmp/agentbench-record/workspace"
@@ -36,12 +36,7 @@ def recorded(name: str) -> tuple[str, str]:
 
 
 def make_setup(tmp_path: Path, model: str | None = None) -> TrialSetup:
-    prompt_file = tmp_path / "logs" / "prompt.txt"
-    prompt_file.parent.mkdir(parents=True, exist_ok=True)
-    prompt_file.write_text("--help: write hello.py", encoding="utf-8")
-    return TrialSetup(workspace=tmp_path / "ws", home=tmp_path / "home", tmp=tmp_path / "tmp",
-                      logs_dir=tmp_path / "logs", prompt_file=prompt_file, model=model,
-                      confinement=Confinement())
+    return trial_setup(tmp_path, model, prompt='--help: write hello.py')
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ from agentbench.modelserver.openai_responses import (
     tool_results_seen,
     write_call,
 )
-from agentbench.sandbox import Confinement
+from tests.adapters.helpers import trial_setup
 
 DATA = Path(__file__).parent / "data" / "codex"
 RECORDED_TOKENS = (4 * 1234, 4 * 56)  # 3 files + the final answer, 1234/56 tokens per model call
@@ -57,14 +57,7 @@ def recorded_request(name: str) -> dict[str, Any]:
 
 
 def make_setup(tmp_path: Path, model: str | None = None) -> TrialSetup:
-    prompt_file = tmp_path / "logs" / "prompt.txt"
-    prompt_file.parent.mkdir(parents=True, exist_ok=True)
-    prompt_file.write_text("--help: write hello.py", encoding="utf-8")
-    for name in ("ws", "home", "tmp"):
-        (tmp_path / name).mkdir(exist_ok=True)
-    return TrialSetup(workspace=tmp_path / "ws", home=tmp_path / "home", tmp=tmp_path / "tmp",
-                      logs_dir=tmp_path / "logs", prompt_file=prompt_file, model=model,
-                      confinement=Confinement())
+    return trial_setup(tmp_path, model, prompt='--help: write hello.py')
 
 
 @pytest.fixture

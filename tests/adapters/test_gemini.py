@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 
 from agentbench import process
-from agentbench.adapters.cli_base import TrialSetup
 from agentbench.adapters.gemini import GeminiAdapter, render_settings, result_document, token_totals
 from agentbench.adapters.registry import ADAPTERS
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import gemini as wire
-from agentbench.sandbox import Confinement
+from tests.adapters.helpers import trial_setup
 
 DATA = Path(__file__).parent / "data" / "gemini"
 
@@ -33,13 +32,7 @@ def recorded(name: str) -> tuple[str, str]:
             (DATA / f"{name}.stderr").read_text(encoding="utf-8"))
 
 
-def trial(tmp_path: Path, model: str | None = None) -> TrialSetup:
-    """A trial's folders under tmp_path."""
-    for name in ("ws", "home", "tmp", "logs"):
-        (tmp_path / name).mkdir(exist_ok=True)
-    return TrialSetup(workspace=tmp_path / "ws", home=tmp_path / "home", tmp=tmp_path / "tmp",
-                      logs_dir=tmp_path / "logs", prompt_file=tmp_path / "logs" / "prompt.txt",
-                      model=model, confinement=Confinement())
+trial = trial_setup
 
 
 # --- command line and per-trial configuration ---------------------------------------------------
