@@ -77,3 +77,16 @@ def test_help_does_not_import_heavy_modules():
             "print('HEAVY', heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "HEAVY []" in out
+
+
+def test_agentbench_scores_full_quality_marks_on_itself():
+    """Dogfood: the average cyclomatic complexity of src/ stays in the seed's full-marks band (< 5)."""
+    from types import SimpleNamespace
+
+    from agentbench.metrics.quality import measure_quality
+    from agentbench.scoring import quality_ratio
+
+    dirs = SimpleNamespace(workspace=SRC)
+    quality = measure_quality(SimpleNamespace(language="python"), dirs)
+    assert quality.functions > 300
+    assert quality_ratio(quality.average_complexity) == 1.0, quality.average_complexity
