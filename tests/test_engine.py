@@ -144,6 +144,8 @@ def test_ctrl_c_kills_the_running_agent_keeps_finished_trials_and_resume_runs_th
                     reason="bubblewrap not installed (.ci/run installs it)")
 def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, tiny_challenges):
     outside = Path("/tmp") / f"agentbench-escape-{uuid.uuid4().hex}"
+    host_dir = Path.home()  # outside every temp folder: visible (read-only) inside the sandbox
+    via_link = host_dir / f"agentbench-escape-{uuid.uuid4().hex}"
     results = tmp_path / "r"
     config = fake_agent(tmp_path, "escape", f"""
         import os, pathlib
@@ -155,6 +157,12 @@ def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, ti
                 tried.append(target + ": written")
             except OSError as exc:
                 tried.append(target + ": " + type(exc).__name__)
+        os.symlink({str(host_dir)!r}, "hostlink")
+        try:
+            pathlib.Path("hostlink", {via_link.name!r}).write_text("x")
+            tried.append("via symlink: written")
+        except OSError as exc:
+            tried.append("via symlink: " + type(exc).__name__)
         pathlib.Path("inside.txt").write_text("\\n".join(tried))
         os.symlink("/etc/hostname", "README.md")
     """)
@@ -163,6 +171,7 @@ def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, ti
     assert not outside.exists()
     assert not (results / "planted.txt").exists()
     assert not Path("/etc/agentbench-escaped").exists()
+    assert not via_link.exists()
     run = loads_run((results / "escape.json").read_text())
     (trial,) = run.trials
     assert trial.isolation.startswith("bwrap")
@@ -171,3 +180,4 @@ def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, ti
     assert not (kept / "README.md").exists()  # the symlink to a host file is not followed out
     report = (kept / "inside.txt").read_text()
     assert "/etc/agentbench-escaped: OSError" in report  # the host is read-only; /tmp is a throwaway tmpfs
+    assert "via symlink: OSError" in report
