@@ -186,3 +186,28 @@ def test_hostile_text_from_an_agent_stays_inert_in_terminal_and_reports(capsys, 
     md_path = tmp_path / "report.md"
     invoke(capsys, "report", str(results), "--output", str(md_path))
     assert "\x1b" not in md_path.read_text()
+
+
+@needs_bwrap
+def test_a_hostile_agent_leaves_the_other_trials_of_the_run_untouched(capsys, tmp_path, tiny_challenges):
+    config = fake_agent(tmp_path, "vandal", """
+        import os, pathlib, subprocess, sys, time
+        for parent in pathlib.Path.cwd().parents:          # try to trash sibling workspaces
+            for other in parent.glob("agentbench-trial-*/workspace"):
+                if other != pathlib.Path.cwd():
+                    for f in other.rglob("*.py"):
+                        f.write_text("raise SystemExit('vandalised')")
+        subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(600)"])
+        sys.stdout.write("x" * (50 << 20))
+        time.sleep(600)
+    """)
+    r = invoke(capsys, "run", "--agent", "vandal", "--agent", "reference", "--challenge", "easy/adder",
+               "--trials", "2", "--jobs", "4", "--challenges", str(tiny_challenges), "--results",
+               str(tmp_path / "r"), "--agents-config", str(config), "--agent-timeout", "3",
+               "--sandbox", "bwrap")
+    assert r.exit_code == 0, r.err
+    vandal = loads_run((tmp_path / "r" / "vandal.json").read_text())
+    assert [t.status for t in vandal.trials] == ["timeout", "timeout"]
+    reference = loads_run((tmp_path / "r" / "reference.json").read_text())
+    assert [t.status for t in reference.trials] == ["completed", "completed"]
+    assert all(t.acceptance_rate == 1.0 and t.measurements.tests.failed == 0 for t in reference.trials)
