@@ -181,3 +181,20 @@ def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, ti
     report = (kept / "inside.txt").read_text()
     assert "/etc/agentbench-escaped: OSError" in report  # the host is read-only; /tmp is a throwaway tmpfs
     assert "via symlink: OSError" in report
+
+
+@pytest.mark.skipif(not Path("/usr/bin/bwrap").exists() and not os.environ.get("CI"),
+                    reason="bubblewrap not installed (.ci/run installs it)")
+def test_sandboxed_commands_see_a_scoring_cache_kept_under_tmp(capsys, tmp_path, tiny_challenges, monkeypatch):
+    from agentbench.workspace import cache_dir
+
+    real = cache_dir()
+    real.mkdir(parents=True, exist_ok=True)
+    under_tmp = tmp_path / "cache"  # /tmp is replaced by an empty tmpfs inside the sandbox
+    under_tmp.symlink_to(real)
+    monkeypatch.setenv("AGENTBENCH_CACHE", str(under_tmp))
+    r = invoke(capsys, "run", "--agent", "reference", "--challenge", "easy/adder", "--challenges",
+               str(tiny_challenges), "--results", str(tmp_path / "r"), "--sandbox", "bwrap")
+    assert r.exit_code == 0, r.err
+    (trial,) = loads_run((tmp_path / "r" / "reference.json").read_text()).trials
+    assert trial.measurements.build.success and trial.acceptance_rate == 1.0

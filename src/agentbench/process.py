@@ -80,7 +80,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
     groups = _make_cgroups(marker, confinement.limits) if confinement else ()
-    full = confine_argv(argv, confinement, cwd) if confinement else list(argv)
+    full = confine_argv(argv, confinement, cwd, env.get("PATH", "")) if confinement else list(argv)
     start = time.monotonic()
     try:
         tags = {MARKER_VARIABLE: marker}

@@ -55,27 +55,31 @@ class Confinement:
     """Whether the sandbox keeps the network."""
     run_marker: str | None = None
     """Tags every process with the run's marker so Ctrl-C can find and kill all of them."""
+    readable: tuple[Path, ...] = ()
+    """Folders under the sandbox's fresh temp folders that must stay visible (read-only)."""
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
             raise ValueError(f"sandbox must be one of {SANDBOXES}, got {self.sandbox!r}")
 
 
-def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path) -> list[str]:
+def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
+                 search_path: str = "") -> list[str]:
     """`argv` wrapped in `prlimit` and, for the bwrap sandbox, in `bwrap`."""
     inner = [*_prlimit(confinement.limits), *argv]
     if confinement.sandbox == "bwrap":
-        return [*_bwrap(confinement, cwd, _hidden_paths(argv)), *inner]
+        named = [*argv, *search_path.split(":"), *map(str, confinement.readable)]
+        return [*_bwrap(confinement, cwd, _hidden_paths(named)), *inner]
     return inner
 
 
 _TMPFS = ("/tmp", "/var/tmp", "/dev/shm")
 
 
-def _hidden_paths(argv: Sequence[str]) -> list[Path]:
-    """Files named on the command line that the sandbox's fresh temp folders would hide."""
-    return [Path(a) for a in argv
-            if a.startswith(tuple(f"{t}/" for t in _TMPFS)) and Path(a).exists()]
+def _hidden_paths(named: Sequence[str]) -> list[Path]:
+    """Paths (on the command line, on PATH, asked for) that the fresh temp folders would hide."""
+    return list(dict.fromkeys(Path(a) for a in named
+                              if a.startswith(tuple(f"{t}/" for t in _TMPFS)) and Path(a).exists()))
 
 
 def _prlimit(limits: Limits) -> list[str]:

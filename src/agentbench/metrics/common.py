@@ -42,7 +42,8 @@ class MeasureContext:
         """Commands may write the workspace, home, temp and harness scratch folders only."""
         d = self.dirs
         return Confinement(sandbox=self.sandbox, limits=self.limits, run_marker=self.run_marker,
-                           writable=(d.workspace, d.home, d.tmp, d.scratch))
+                           writable=(d.workspace, d.home, d.tmp, d.scratch),
+                           readable=(self.template_site,))
 
 
 def command_argv(command: str) -> list[str]:
