@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from agentbench.adapters.cli_base import TrialSetup
+from agentbench.modelserver import ScriptedFile
 from agentbench.sandbox import Confinement
 
 
@@ -18,3 +20,18 @@ def trial_setup(tmp_path: Path, model: str | None = None, prompt: str | None = N
     return TrialSetup(workspace=tmp_path / "ws", home=tmp_path / "home", tmp=tmp_path / "tmp",
                       logs_dir=tmp_path / "logs", prompt_file=prompt_file, model=model,
                       confinement=Confinement())
+
+
+CALC_FILES = (
+    ScriptedFile(path="calc/__init__.py", content='"""Calculator."""\n'),
+    ScriptedFile(path="calc/ops.py", content="def add(a, b):\n    return a + b\n"),
+    ScriptedFile(path="tests/test_ops.py",
+                 content="from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
+)
+"""A nested three-file package the real-CLI tests have the scripted model write."""
+
+
+def assert_files_written(workspace: Path, files: Sequence[ScriptedFile]) -> None:
+    """Every scripted file is in the workspace with exactly the scripted content."""
+    for scripted in files:
+        assert (workspace / scripted.path).read_text(encoding="utf-8") == scripted.content

@@ -21,7 +21,7 @@ from agentbench.adapters.registry import get_adapter
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver.anthropic import offers_write_tool, tool_results_seen, working_directory
-from tests.adapters.helpers import trial_setup
+from tests.adapters.helpers import assert_files_written, trial_setup
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 RECORDED_WORKSPACE = "/tmp/agentbench-record/workspace"
@@ -265,8 +265,7 @@ def test_real_claude_writes_the_scripted_files(real_cli, clean_env, tmp_path):
         result = adapter.run_challenge("Create the calc package with a test.", workspace,
                                        time_limit_minutes=3)
         ledger = server.ledger
-    for scripted in THREE_FILES.files:
-        assert (workspace / scripted.path).read_text(encoding="utf-8") == scripted.content
+    assert_files_written(workspace, THREE_FILES.files)
     assert result.success and not result.timed_out and result.error is None, result
     assert result.final_message == THREE_FILES.final_message
     assert ledger.calls == 4 and result.prompts_used == 4

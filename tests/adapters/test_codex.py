@@ -36,7 +36,7 @@ from agentbench.modelserver.openai_responses import (
     tool_results_seen,
     write_call,
 )
-from tests.adapters.helpers import trial_setup
+from tests.adapters.helpers import assert_files_written, trial_setup
 
 DATA = Path(__file__).parent / "data" / "codex"
 RECORDED_TOKENS = (4 * 1234, 4 * 56)  # 3 files + the final answer, 1234/56 tokens per model call
@@ -366,8 +366,7 @@ def test_real_codex_writes_the_scripted_files(real_cli: Callable[[str], str], cl
                                            args=("--strict-config",)))
         result = adapter.run_challenge(PROMPT, workspace, time_limit_minutes=3)
         ledger = server.ledger
-    for scripted in THREE_FILES.files:
-        assert (workspace / scripted.path).read_text(encoding="utf-8") == scripted.content
+    assert_files_written(workspace, THREE_FILES.files)
     assert result.success and not result.timed_out and result.error is None, result
     assert result.final_message == THREE_FILES.final_message and result.prompts_used == 1
     assert ledger.calls == 4

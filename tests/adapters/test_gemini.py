@@ -21,7 +21,7 @@ from agentbench.adapters.registry import ADAPTERS
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import gemini as wire
-from tests.adapters.helpers import trial_setup
+from tests.adapters.helpers import CALC_FILES, assert_files_written, trial_setup
 
 DATA = Path(__file__).parent / "data" / "gemini"
 
@@ -264,12 +264,6 @@ def test_count_tokens_is_not_charged(server: RunningServer) -> None:
 
 # --- the real CLI ---------------------------------------------------------------------------------
 
-THREE_FILES = (
-    ScriptedFile(path="calc/__init__.py", content='"""Calculator."""\n'),
-    ScriptedFile(path="calc/ops.py", content="def add(a, b):\n    return a + b\n"),
-    ScriptedFile(path="tests/test_ops.py",
-                 content="from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
-)
 
 
 @pytest.mark.realcli
@@ -277,7 +271,7 @@ THREE_FILES = (
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             model: str | None) -> None:
     executable = real_cli("gemini")
-    script = Script(files=THREE_FILES, final_message="All three files written.",
+    script = Script(files=CALC_FILES, final_message="All three files written.",
                     input_tokens=321, output_tokens=54)
     workspace = tmp_path / "ws"
     workspace.mkdir()
@@ -286,8 +280,7 @@ def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_
                              env=(("GOOGLE_GEMINI_BASE_URL", server.url), ("GEMINI_API_KEY", "test")))
         result = GeminiAdapter(config).run_challenge("Write the calculator package.", workspace, 3)
         ledger = server.ledger
-    for scripted in THREE_FILES:
-        assert (workspace / scripted.path).read_text(encoding="utf-8") == scripted.content
+    assert_files_written(workspace, CALC_FILES)
     assert result.success, result.error
     assert result.final_message == "All three files written."
     assert (result.input_tokens, result.output_tokens) == (ledger.input_tokens, ledger.output_tokens)

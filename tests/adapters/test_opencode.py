@@ -32,7 +32,7 @@ from agentbench.errors import ConfigError
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
-from tests.adapters.helpers import trial_setup
+from tests.adapters.helpers import CALC_FILES, assert_files_written, trial_setup
 
 DATA = Path(__file__).parent / "data" / "opencode"
 URL = "http://127.0.0.1:8765/v1"
@@ -286,19 +286,13 @@ def test_write_tool_choice_and_arguments_follow_the_schema() -> None:
 
 # --- the real CLI ---------------------------------------------------------------------------------
 
-THREE_FILES = (
-    ScriptedFile(path="calc/__init__.py", content='"""Calculator."""\n'),
-    ScriptedFile(path="calc/ops.py", content="def add(a, b):\n    return a + b\n"),
-    ScriptedFile(path="tests/test_ops.py",
-                 content="from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
-)
 
 
 @pytest.mark.realcli
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             no_user_endpoint: None) -> None:
     executable = real_cli("opencode")
-    script = Script(files=THREE_FILES, final_message="All three files written.",
+    script = Script(files=CALC_FILES, final_message="All three files written.",
                     input_tokens=321, output_tokens=54)
     workspace = tmp_path / "ws"
     workspace.mkdir()
@@ -307,8 +301,7 @@ def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_
         config = AgentConfig(name="opencode", executable=executable, model="scripted", env=env)
         result = OpenCodeAdapter(config).run_challenge("Write the calculator package.", workspace, 3)
         ledger = server.ledger
-    for scripted in THREE_FILES:
-        assert (workspace / scripted.path).read_text(encoding="utf-8") == scripted.content
+    assert_files_written(workspace, CALC_FILES)
     assert sorted(p.name for p in workspace.iterdir()) == ["calc", "tests"]
     assert result.success, result.error
     assert result.final_message == "All three files written."
