@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import socket
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from agentbench.adapters.cli_base import TrialSetup
@@ -35,3 +37,18 @@ def assert_files_written(workspace: Path, files: Sequence[ScriptedFile]) -> None
     """Every scripted file is in the workspace with exactly the scripted content."""
     for scripted in files:
         assert (workspace / scripted.path).read_text(encoding="utf-8") == scripted.content
+
+
+@contextlib.contextmanager
+def silent_endpoint() -> Iterator[str]:
+    """`http://127.0.0.1:PORT`: accepts connections (into its backlog) and never answers."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        yield f"http://127.0.0.1:{silent.getsockname()[1]}"
+
+
+def recorded_run(data: Path, name: str) -> tuple[str, str]:
+    """(stdout, stderr) of a run recorded as `<name>.stdout` and `<name>.stderr` in `data`."""
+    return ((data / f"{name}.stdout").read_text(encoding="utf-8"),
+            (data / f"{name}.stderr").read_text(encoding="utf-8"))

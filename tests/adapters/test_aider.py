@@ -10,7 +10,6 @@ unknown option); the `realcli` tests drive the real CLI (ci/install/aider.sh) en
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,15 +22,20 @@ from agentbench.adapters.registry import ADAPTERS
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
-from tests.adapters.helpers import CALC_FILES, assert_files_written, trial_setup
+from tests.adapters.helpers import (
+    CALC_FILES,
+    assert_files_written,
+    recorded_run,
+    silent_endpoint,
+    trial_setup,
+)
 
 DATA = Path(__file__).parent / "data" / "aider"
 
 
 def recorded(name: str) -> tuple[str, str]:
     """(stdout, stderr) of a recorded run."""
-    return ((DATA / f"{name}.stdout").read_text(encoding="utf-8"),
-            (DATA / f"{name}.stderr").read_text(encoding="utf-8"))
+    return recorded_run(DATA, name)
 
 
 trial = trial_setup
@@ -234,10 +238,8 @@ def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_
 def test_real_cli_is_killed_at_its_time_limit(real_cli: Callable[[str], str], tmp_path: Path,
                                               no_user_keys: None) -> None:
     executable = real_cli("aider")
-    with socket.socket() as silent:  # accepts connections (backlog) but never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(16)
-        url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+    with silent_endpoint() as silent_url:  # accepts connections, never answers
+        url = f"{silent_url}/v1"
         config = AgentConfig(name="aider", executable=executable, model="openai/scripted",
                              env=(("OPENAI_API_BASE", url), ("OPENAI_API_KEY", "sk-scripted")))
         result = AiderAdapter(config).run_challenge("Write a file.", tmp_path, 0.05)  # type: ignore[arg-type]

@@ -7,7 +7,6 @@ under tests/adapters/data/claude-code/); the `realcli` tests drive the installed
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -21,7 +20,7 @@ from agentbench.adapters.registry import get_adapter
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver.anthropic import offers_write_tool, tool_results_seen, working_directory
-from tests.adapters.helpers import assert_files_written, trial_setup
+from tests.adapters.helpers import assert_files_written, silent_endpoint, trial_setup
 
 DATA = Path(__file__).parent / "data" / "claude-code"
 RECORDED_WORKSPACE = "/tmp/agentbench-record/workspace"
@@ -279,10 +278,8 @@ def test_real_claude_writes_the_scripted_files(real_cli, clean_env, tmp_path):
 @pytest.mark.realcli
 def test_real_claude_is_killed_at_its_time_limit(real_cli, clean_env, tmp_path):
     claude = real_cli("claude")
-    with socket.socket() as silent:  # accepts connections, never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(8)
-        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    with silent_endpoint() as silent_url:  # accepts connections, never answers
+        url = silent_url
         env = (("ANTHROPIC_BASE_URL", url), ("ANTHROPIC_API_KEY", "sk-ant-scripted"))
         adapter = ClaudeCodeAdapter(AgentConfig(name="claude-code", executable=claude, env=env))
         result = adapter.run_challenge("Write hello.py.", tmp_path, time_limit_minutes=0.05)

@@ -12,7 +12,6 @@ installed CLI end to end.
 from __future__ import annotations
 
 import json
-import socket
 import tomllib
 import urllib.error
 import urllib.request
@@ -36,7 +35,7 @@ from agentbench.modelserver.openai_responses import (
     tool_results_seen,
     write_call,
 )
-from tests.adapters.helpers import assert_files_written, trial_setup
+from tests.adapters.helpers import assert_files_written, silent_endpoint, trial_setup
 
 DATA = Path(__file__).parent / "data" / "codex"
 RECORDED_TOKENS = (4 * 1234, 4 * 56)  # 3 files + the final answer, 1234/56 tokens per model call
@@ -386,10 +385,8 @@ def test_real_codex_writes_the_scripted_files(real_cli: Callable[[str], str], cl
 def test_real_codex_is_killed_at_its_time_limit(real_cli: Callable[[str], str], clean_env: None,
                                                 tmp_path: Path) -> None:
     codex = real_cli("codex")
-    with socket.socket() as silent:  # accepts connections (backlog) but never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(16)
-        env = (("OPENAI_BASE_URL", f"http://127.0.0.1:{silent.getsockname()[1]}/v1"),
+    with silent_endpoint() as silent_url:  # accepts connections, never answers
+        env = (("OPENAI_BASE_URL", f"{silent_url}/v1"),
                ("OPENAI_API_KEY", "sk-scripted"))
         adapter = CodexAdapter(AgentConfig(name="codex", executable=codex, env=env))
         result = adapter.run_challenge("Write a file.", tmp_path, 0.05)  # type: ignore[arg-type]

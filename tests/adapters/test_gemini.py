@@ -8,7 +8,6 @@ CLI (installed by ci/install/gemini.sh) end to end.
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,15 +20,20 @@ from agentbench.adapters.registry import ADAPTERS
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import gemini as wire
-from tests.adapters.helpers import CALC_FILES, assert_files_written, trial_setup
+from tests.adapters.helpers import (
+    CALC_FILES,
+    assert_files_written,
+    recorded_run,
+    silent_endpoint,
+    trial_setup,
+)
 
 DATA = Path(__file__).parent / "data" / "gemini"
 
 
 def recorded(name: str) -> tuple[str, str]:
     """(stdout, stderr) of a recorded run."""
-    return ((DATA / f"{name}.stdout").read_text(encoding="utf-8"),
-            (DATA / f"{name}.stderr").read_text(encoding="utf-8"))
+    return recorded_run(DATA, name)
 
 
 trial = trial_setup
@@ -292,14 +296,12 @@ def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_
 @pytest.mark.realcli
 def test_real_cli_is_killed_at_its_time_limit(real_cli: Callable[[str], str], tmp_path: Path) -> None:
     executable = real_cli("gemini")
-    with socket.socket() as silent:  # accepts connections (backlog) but never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(16)
-        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    with silent_endpoint() as silent_url:  # accepts connections, never answers
+        url = silent_url
         config = AgentConfig(name="gemini", executable=executable, model="gemini-2.5-pro",
                              env=(("GOOGLE_GEMINI_BASE_URL", url), ("GEMINI_API_KEY", "test")))
         result = GeminiAdapter(config).run_challenge("Write a file.", tmp_path, 0.05)  # type: ignore[arg-type]
     assert result.timed_out is True
     assert result.success is False
-    assert result.error is not None  # CommandAdapter._result prefers parse_output's error
+    assert result.error is not None and result.error.startswith("timed out")
     assert 3 <= result.time_taken_seconds < 30

@@ -9,7 +9,6 @@ unknown option); the `realcli` tests drive the real CLI (ci/install/opencode.sh)
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -32,7 +31,13 @@ from agentbench.errors import ConfigError
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
-from tests.adapters.helpers import CALC_FILES, assert_files_written, trial_setup
+from tests.adapters.helpers import (
+    CALC_FILES,
+    assert_files_written,
+    recorded_run,
+    silent_endpoint,
+    trial_setup,
+)
 
 DATA = Path(__file__).parent / "data" / "opencode"
 URL = "http://127.0.0.1:8765/v1"
@@ -40,8 +45,7 @@ URL = "http://127.0.0.1:8765/v1"
 
 def recorded(name: str) -> tuple[str, str]:
     """(stdout, stderr) of a recorded run."""
-    return ((DATA / f"{name}.stdout").read_text(encoding="utf-8"),
-            (DATA / f"{name}.stderr").read_text(encoding="utf-8"))
+    return recorded_run(DATA, name)
 
 
 trial = trial_setup
@@ -315,10 +319,8 @@ def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_
 def test_real_cli_is_killed_at_its_time_limit(real_cli: Callable[[str], str], tmp_path: Path,
                                               no_user_endpoint: None) -> None:
     executable = real_cli("opencode")
-    with socket.socket() as silent:  # accepts connections (backlog) but never answers
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(16)
-        url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+    with silent_endpoint() as silent_url:  # accepts connections, never answers
+        url = f"{silent_url}/v1"
         config = AgentConfig(name="opencode", executable=executable, model="scripted",
                              env=(("OPENAI_BASE_URL", url), ("OPENAI_API_KEY", "sk-scripted")))
         result = OpenCodeAdapter(config).run_challenge("Write a file.", tmp_path, 0.05)  # type: ignore[arg-type]
