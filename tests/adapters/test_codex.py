@@ -74,8 +74,15 @@ def test_registry_name_and_declared_data() -> None:
     assert isinstance(adapter, CodexAdapter)
     assert adapter.name == "codex" and adapter.executable == "codex"
     assert adapter.package == "@openai/codex"
-    assert set(adapter.passthrough_env) == {"OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTPS_PROXY",
-                                            "HTTP_PROXY", "NO_PROXY"}
+    assert set(adapter.passthrough_env) == {"OPENAI_API_KEY", "OPENAI_BASE_URL"}
+
+
+def test_the_users_proxy_reaches_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"):  # passed to every agent by the base
+        monkeypatch.setenv(name, f"value-of-{name}")
+    env = CodexAdapter().environment(make_setup(tmp_path))
+    assert {env[n] for n in ("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")} == {
+        "value-of-HTTPS_PROXY", "value-of-HTTP_PROXY", "value-of-NO_PROXY"}
 
 
 def test_build_argv_is_headless_json_and_reads_the_prompt_from_stdin(tmp_path: Path) -> None:

@@ -82,8 +82,7 @@ class AiderAdapter(CommandAdapter):
     scripted_env = (("OPENAI_API_BASE", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     ("AIDER_MODEL", "openai/scripted"))
     passthrough_env = ("OPENAI_API_KEY", "OPENAI_API_BASE", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
-                       "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY",
-                       "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
+                       "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY")
     error_patterns = (
         ErrorPattern(regex=r"AuthenticationError|Incorrect API key|api[_ ]key .*(missing|not set)"
                            r"|Missing these environment variables",

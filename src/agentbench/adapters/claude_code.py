@@ -56,7 +56,6 @@ class ClaudeCodeAdapter(CommandAdapter):
     passthrough_env = (
         "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
         "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL",
-        "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY",
     )
     error_patterns = (
         ErrorPattern(regex=r'"error":\s*"authentication_failed"|authentication_error|invalid x-api-key'

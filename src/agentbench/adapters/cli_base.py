@@ -28,8 +28,10 @@ from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.sandbox import Confinement
 
-BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS")
-"""Variables taken from the user's environment for every agent (plus each adapter's own)."""
+BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
+                  "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
+"""Variables taken from the user's environment for every agent (plus each adapter's own): locale,
+certificates and proxies, which every agent needs to reach its API the way the user does."""
 
 Runner = Callable[..., process.ProcessResult]
 

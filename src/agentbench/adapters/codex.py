@@ -99,7 +99,7 @@ class CodexAdapter(CommandAdapter):
     executable = "codex"
     package = "@openai/codex"
     scripted_env = (("OPENAI_BASE_URL", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"))
-    passthrough_env = (KEY_VARIABLE, BASE_URL_VARIABLE, "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
+    passthrough_env = (KEY_VARIABLE, BASE_URL_VARIABLE)
     error_patterns = (
         ErrorPattern(regex=r"\b401 Unauthorized\b|\b403 Forbidden\b|invalid_api_key|Incorrect API key",
                      kind="auth", message="the API key was refused"),

@@ -102,7 +102,7 @@ class GeminiAdapter(CommandAdapter):
     scripted_env = (("GOOGLE_GEMINI_BASE_URL", "{url}"), ("GEMINI_API_KEY", "scripted-key"))
     passthrough_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
                        "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION",
-                       "GOOGLE_APPLICATION_CREDENTIALS", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
+                       "GOOGLE_APPLICATION_CREDENTIALS")
     error_patterns = (
         ErrorPattern(regex=r"API key not valid|API_KEY_INVALID|UNAUTHENTICATED|PERMISSION_DENIED"
                            r"|must specify the GEMINI_API_KEY|Invalid auth method",

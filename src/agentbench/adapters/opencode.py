@@ -116,8 +116,7 @@ class OpenCodeAdapter(CommandAdapter):
     scripted_env = ((BASE_URL_VARIABLE, "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     (MODEL_VARIABLE, "scripted"))
     passthrough_env = ("OPENAI_API_KEY", BASE_URL_VARIABLE, MODEL_VARIABLE, "ANTHROPIC_API_KEY",
-                       "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY",
-                       "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
+                       "GOOGLE_GENERATIVE_AI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY")
     error_patterns = (
         ErrorPattern(regex=r"AI_LoadAPIKeyError|API key is missing|Incorrect API key|\b401\b"
                            r"|Unauthorized|invalid x-api-key",

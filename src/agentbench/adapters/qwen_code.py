@@ -86,8 +86,7 @@ class QwenCodeAdapter(CommandAdapter):
     package = "@qwen-code/qwen-code"
     scripted_env = (("OPENAI_BASE_URL", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     ("OPENAI_MODEL", "scripted"))
-    passthrough_env = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY",
-                       "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
+    passthrough_env = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY")
     error_patterns = (
         ErrorPattern(regex=r"\b401\b|Incorrect API key|invalid api[_ ]key|OPENAI_API_KEY"
                            r"|No auth type is selected|authentication",
