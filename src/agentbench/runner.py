@@ -8,6 +8,8 @@ every process the run started is killed and unfinished trials are left unrecorde
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 import time
 import traceback
@@ -229,8 +231,6 @@ def hidden_test_counts(challenges: Iterable[Challenge], template: Path, log_dir:
 
 
 def _collect_count(challenge: Challenge, template: Path, log_dir: Path) -> int | None:
-    import tempfile
-
     assert challenge.acceptance is not None and challenge.reference_dir is not None
     with tempfile.TemporaryDirectory(prefix="agentbench-collect-") as tmp:
         ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), template_site=template,
@@ -302,8 +302,6 @@ def _run_dask(todo: Sequence[TrialSpec], config: RunConfig, progress: Progress) 
 
 def remote_trial(task: RemoteTask) -> RemoteResult:
     """Run one trial on a (possibly remote) worker, in a private folder; return record and folder."""
-    import tempfile
-
     from agentbench.loader import load_challenge
 
     spec = task.spec
@@ -367,27 +365,22 @@ def _attempts(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Canc
 
 def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Cancel) -> TrialRecord:
     """Run one trial in fresh temporary folders and build its record (not yet written)."""
-    import tempfile
-
     run_dir = config.run_dir
     trial_dir = run_dir.trial_dir(spec.agent, spec.challenge.id, spec.trial)
     started, clock = _now(), time.monotonic()
+    adapter = get_adapter(spec.agent, dict(config.agent_configs))
     base = _Record(spec=spec, started_at=started, clock=clock, logs_dir=run_dir.relative(trial_dir),
-                   isolation=_isolation_label(spec, config, shared))
+                   isolation=_isolation_label(adapter, shared))
     try:
         with tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
             dirs = make_trial_dirs(Path(tmp))
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
-            adapter_result = _run_agent(spec, config, dirs, trial_dir, cancel)
+            adapter_result = _run_agent(adapter, spec, config, dirs, trial_dir, cancel)
             adapter_result = replace(adapter_result,
                                      version=adapter_result.version or shared.versions.get(spec.agent))
             cancel.check()
-            ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
-                                 command_timeout_s=config.command_timeout_s,
-                                 expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
-                                 sandbox=config.sandbox, limits=config.limits,
-                                 run_marker=cancel.marker)
+            ctx = _measure_context(spec, config, shared, dirs, trial_dir, cancel.marker)
             measurements = _measure(spec.challenge, ctx, cancel)
             if isinstance(measurements, str):
                 return base.build(TrialStatus.VERIFIER_ERROR, adapter_result, None, config, measurements)
@@ -398,9 +391,16 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: _Shared, cancel: _Canc
     return base.build(_status(adapter_result), adapter_result, measurements, config, adapter_result.error)
 
 
-def _run_agent(spec: TrialSpec, config: RunConfig, dirs: TrialDirs, trial_dir: Path,
-               cancel: _Cancel) -> AdapterResult:
-    adapter = get_adapter(spec.agent, dict(config.agent_configs))
+def _measure_context(spec: TrialSpec, config: RunConfig, shared: _Shared,
+                     dirs: TrialDirs, trial_dir: Path, run_marker: str | None) -> MeasureContext:
+    return MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
+                          command_timeout_s=config.command_timeout_s,
+                          expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
+                          sandbox=config.sandbox, limits=config.limits, run_marker=run_marker)
+
+
+def _run_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs: TrialDirs,
+               trial_dir: Path, cancel: _Cancel) -> AdapterResult:
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
                              tmp=dirs.tmp, model=config.model,
                              confinement=Confinement(sandbox=config.sandbox, limits=config.limits,
@@ -449,8 +449,8 @@ def _status(result: AdapterResult) -> TrialStatus:
     return TrialStatus.COMPLETED if result.success else TrialStatus.AGENT_ERROR
 
 
-def _isolation_label(spec: TrialSpec, config: RunConfig, shared: _Shared) -> str:
-    if isinstance(get_adapter(spec.agent, dict(config.agent_configs)), CommandAdapter):
+def _isolation_label(adapter: AgentAdapter, shared: _Shared) -> str:
+    if isinstance(adapter, CommandAdapter):
         return shared.isolation
     return f"agent in-process; commands {shared.isolation}"
 
@@ -522,10 +522,6 @@ def regrade(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
 
 
 def _regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, shared: _Shared) -> TrialRecord:
-    import dataclasses
-    import shutil
-    import tempfile
-
     trial_dir = config.run_dir.root / record.logs_dir
     original = trial_dir / "record.orig.json"
     if not original.exists():
@@ -535,13 +531,10 @@ def _regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, shar
         dirs = make_trial_dirs(Path(tmp))
         if (trial_dir / "workspace").is_dir():
             copy_tree(trial_dir / "workspace", dirs.workspace)
-        ctx = MeasureContext(dirs=dirs, trial_dir=trial_dir, template_site=shared.template,
-                             command_timeout_s=config.command_timeout_s,
-                             expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
-                             sandbox=config.sandbox, limits=config.limits)
+        ctx = _measure_context(spec, config, shared, dirs, trial_dir, None)
         measurements = _measure(spec.challenge, ctx, _Cancel(threading.Event(), ""))
     if isinstance(measurements, str):
-        return dataclasses.replace(record, status=TrialStatus.VERIFIER_ERROR, error=measurements,
+        return replace(record, status=TrialStatus.VERIFIER_ERROR, error=measurements,
                                    seed_score=None, score=None)
     base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
                    logs_dir=record.logs_dir, isolation=record.isolation)
