@@ -19,6 +19,7 @@ import yaml
 
 from agentbench.errors import ChallengeError, UsageError
 from agentbench.models import TIERS, AcceptanceSpec, Challenge, Rubric
+from agentbench.toolchains.registry import UnknownLanguageError, canonical_language, get_toolchain
 
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _REQUIRED = ("name", "language", "prompt", "expected_files", "test_commands", "scoring_rubric")
@@ -123,7 +124,7 @@ def load_challenge(path: Path) -> Challenge:
         id=f"{tier}/{name}",
         tier=tier,
         name=_text(doc, "name"),
-        language=_text(doc, "language"),
+        language=_language(doc),
         prompt=_text(doc, "prompt"),
         expected_files=_relative_paths(doc, "expected_files"),
         test_commands=_string_list(doc, "test_commands", required=True),
@@ -199,6 +200,18 @@ def _sub(doc: _Doc, prefix: str) -> Mapping[str, Any]:
 def _get(doc: _Doc, dotted: str) -> Any:
     head, _, tail = dotted.partition(".")
     return _sub(doc, head + ".").get(tail) if tail else doc.data.get(head)
+
+
+def _language(doc: _Doc) -> str:
+    """The `language` field, which an installed toolchain must measure (canonical name kept)."""
+    value = _text(doc, "language")
+    builtin = canonical_language(value)
+    if builtin is not None:
+        return builtin
+    try:
+        return get_toolchain(value).name
+    except UnknownLanguageError as exc:
+        raise doc.fail("language", exc.message, exc.hint) from None
 
 
 def _text(doc: _Doc, field: str) -> str:

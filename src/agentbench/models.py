@@ -158,30 +158,44 @@ class BuildMeasurement:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TestMeasurement:
-    """Outcome of a test run, counted from JUnit XML or the runner's own summary."""
+    """Outcome of a test run, as established by the harness (never by the run's own report).
+
+    Every collected test is in the total: a skipped, xfailed or never-finished test is not a passed
+    one. When the harness cannot establish the counts, or finds them forged, `problem` says why and
+    nothing counts as passed.
+    """
 
     __test__ = False  # NOTE: tells pytest this "Test..." class is not a test case
 
     passed: int = 0
-    """Tests that passed."""
+    """Tests that passed (every phase)."""
     failed: int = 0
-    """Tests that failed or errored."""
+    """Tests that failed or errored, or were collected and never finished."""
     skipped: int = 0
-    """Tests skipped (not counted in the total)."""
+    """Tests skipped or xfailed (in the total, not passed)."""
+    collected: int = 0
+    """Tests collected (0 in records older than schema 2: the total is then the sum of outcomes)."""
     source: str = "none"
-    """Where the counts came from: `junit`, `summary` or `none`."""
+    """Where the counts came from: `probe` (the harness's event stream), `none`, or, in records
+    older than schema 2, `junit`/`summary`."""
     commands: tuple[CommandResult, ...] = ()
     """The test commands as they ran."""
+    test_files: tuple[str, ...] = ()
+    """Workspace files that collected at least one test."""
+    tampering: tuple[str, ...] = ()
+    """Signs that the run's own code rewrote or forged outcomes (each one voids the counts)."""
+    problem: str | None = None
+    """Why the counts could not be established or were rejected (then nothing counts as passed)."""
 
     def __post_init__(self) -> None:
-        for name in ("passed", "failed", "skipped"):
+        for name in ("passed", "failed", "skipped", "collected"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
 
     @property
     def total(self) -> int:
-        """Tests counted: passed + failed."""
-        return self.passed + self.failed
+        """Tests counted: every collected test (at least passed + failed + skipped)."""
+        return max(self.collected, self.passed + self.failed + self.skipped)
 
     @property
     def pass_rate(self) -> float:
@@ -196,7 +210,11 @@ class CoverageMeasurement:
     covered_lines: int = 0
     """Statements executed."""
     total_lines: int = 0
-    """Statements in the agent's code."""
+    """Statements in the agent's product code, every source file counted (imported or not)."""
+    files: int = 0
+    """Product source files measured."""
+    problem: str | None = None
+    """Why coverage could not be measured, if it could not."""
 
     @property
     def ratio(self) -> float:
@@ -209,7 +227,7 @@ class QualityMeasurement:
     """Average cyclomatic complexity of the agent's functions, by lizard."""
 
     average_complexity: float | None = None
-    """Mean cyclomatic complexity per function (None: no function to assess)."""
+    """Mean cyclomatic complexity per function, exact (None: no function to assess)."""
     functions: int = 0
     """Functions analysed."""
     files: int = 0
@@ -218,12 +236,17 @@ class QualityMeasurement:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CompletenessMeasurement:
-    """Which expected files exist."""
+    """Which items of the completeness checklist are met.
+
+    The items are each expected file (a non-empty regular file inside the workspace), then, when the
+    rubric asks for them, `min_files` (that many source files), `must_have_tests` (a test file that
+    collects at least one test) and `must_have_readme` (a non-empty README).
+    """
 
     found: tuple[str, ...] = ()
-    """Expected files present as regular files inside the workspace."""
+    """Items met (expected files by path; rubric items as `[min_files]`, `[tests]`, `[readme]`)."""
     missing: tuple[str, ...] = ()
-    """Expected files absent."""
+    """Items not met, each with the reason in parentheses when it is not plain absence."""
 
     @property
     def ratio(self) -> float:
@@ -239,7 +262,8 @@ class AcceptanceMeasurement:
     tests: TestMeasurement = field(default_factory=TestMeasurement)
     """Their outcome."""
     tampering: tuple[str, ...] = ()
-    """Files the agent left that could sway a test run, or at the protected acceptance path."""
+    """Files the agent left that could sway a naive test run (neutralised), and any sign of forged
+    outcomes (which voids the hidden tests: see `tests.problem`)."""
     uncollected: int = 0
     """Hidden tests that were not even collected (counted as failed in `tests`)."""
 
@@ -283,10 +307,13 @@ class ScoreBreakdown:
     efficiency: float
     """Efficiency points."""
     acceptance: float = 0.0
-    """Hidden-acceptance points (zero weight in the seed rubric)."""
+    """Hidden-acceptance points (zero weight in both built-in rubrics)."""
+    scale: float = 1.0
+    """Factor every component was multiplied by (verified rubric: the hidden-test pass rate)."""
 
     def __post_init__(self) -> None:
         _check_range("total", self.total, 0.0, 100.0 + 1e-9)
+        _check_range("scale", self.scale, 0.0, 1.0)
 
     @property
     def total(self) -> float:
@@ -314,6 +341,11 @@ class TrialRecord:
     """The seed rubric's score (None when left out of the scores)."""
     score: ScoreBreakdown | None
     """The score under the run's rubric (the seed's by default)."""
+    verified_score: ScoreBreakdown | None = None
+    """The verified rubric's score (None without hidden tests or when left out of the scores)."""
+    agent_seconds: float | None = None
+    """Wall-clock seconds of the agent as timed by the harness (what efficiency is scored on; the
+    adapter's own figure stays in `adapter.time_taken_seconds`, for information)."""
     started_at: str
     """ISO-8601 UTC start time."""
     duration_s: float

@@ -74,8 +74,12 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
     stdin_path: Path | None = None,
     confinement: Confinement | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> ProcessResult:
-    """Run `argv` to completion or to its time limit, then kill whatever it left behind."""
+    """Run `argv` to completion or to its time limit, then kill whatever it left behind.
+
+    `pass_fds` are descriptors the process inherits (e.g. the write end of a harness event pipe).
+    """
     marker = uuid.uuid4().hex
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,7 +90,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
         tags = {MARKER_VARIABLE: marker}
         if confinement and confinement.run_marker:
             tags[RUN_MARKER_VARIABLE] = confinement.run_marker
-        proc = _spawn(_join_cgroups(full, groups), cwd, {**env, **tags}, stdin_path)
+        proc = _spawn(_join_cgroups(full, groups), cwd, {**env, **tags}, stdin_path, pass_fds)
     except OSError as exc:
         _remove_cgroups(groups)
         stdout_path.write_bytes(b"")
@@ -115,7 +119,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
 
 
 def _spawn(
-    argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdin_path: Path | None
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdin_path: Path | None,
+    pass_fds: tuple[int, ...] = (),
 ) -> subprocess.Popen[bytes]:
     stdin: IO[bytes] | int = subprocess.DEVNULL
     with contextlib.ExitStack() as stack:
@@ -123,7 +128,7 @@ def _spawn(
             stdin = stack.enter_context(stdin_path.open("rb"))
         return subprocess.Popen(
             list(argv), cwd=cwd, env=dict(env), stdin=stdin, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
+            stderr=subprocess.PIPE, start_new_session=True, close_fds=True, pass_fds=pass_fds,
         )
 
 

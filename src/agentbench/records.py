@@ -19,8 +19,12 @@ from agentbench.errors import ResultsFileError
 from agentbench.models import RunRecord, TrialRecord
 from agentbench.scoring import aggregate_score, challenge_means
 
-SCHEMA_VERSION = 1
-"""Version of the results-file schema; bumped on any incompatible change."""
+SCHEMA_VERSION = 2
+"""Version of the results-file schema written; bumped on any incompatible change."""
+
+READABLE_VERSIONS = frozenset({1, 2})
+"""Versions this AgentBench reads (2 added the verified score, harness-timed agent seconds and
+harness-established test counts; a version-1 record reads with those fields empty)."""
 
 T = TypeVar("T")
 
@@ -125,11 +129,16 @@ def loads_run(text: str, source: str = "<results>") -> RunRecord:
         ) from None
     if not isinstance(data, dict):
         raise ResultsFileError(source, "not an AgentBench results file (expected a JSON object)")
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if "schema_version" not in data:
+        raise ResultsFileError(
+            source, "not an AgentBench results file (it has no schema_version field)",
+            "pass a results file written by `agentbench run` (results/<agent>.json)")
+    version = data["schema_version"]
+    if version not in READABLE_VERSIONS:
         raise ResultsFileError(
             source,
-            f"schema version {version!r} is not supported (this AgentBench reads version {SCHEMA_VERSION})",
+            f"schema version {version!r} is not supported (this AgentBench reads versions "
+            f"{', '.join(map(str, sorted(READABLE_VERSIONS)))})",
             "re-run the trials with this version, or use the AgentBench version that wrote the file",
         )
     try:
@@ -148,7 +157,7 @@ def loads_trial(text: str, source: str = "<trial>") -> TrialRecord:
     """Parse one trial record, checking its schema version."""
     try:
         data = json.loads(text)
-        if not isinstance(data, dict) or data.pop("schema_version", None) != SCHEMA_VERSION:
+        if not isinstance(data, dict) or data.pop("schema_version", None) not in READABLE_VERSIONS:
             raise ValueError("missing or unsupported schema_version")
         return from_jsonable(TrialRecord, data)
     except (json.JSONDecodeError, ValueError) as exc:

@@ -2,8 +2,11 @@
 
 Score = Build(25) + Tests(20) + Coverage(15) + Quality(15) + Completeness(15) + Efficiency(10)
 
-The `verified` rubric moves weight onto the hidden acceptance tests, the one component an agent cannot
-make green by writing weak tests of its own. Aggregation (the mean over challenges) lives here too.
+The `verified` rubric puts working code first: every seed component is multiplied by the hidden-test
+pass rate, the one measurement an agent cannot make green with weak tests of its own, so style and
+speed count only for code that works; a timed-out trial earns no efficiency points. Targets it meets:
+noop 0, a stub <= 10, wrong-but-green code (half the hidden tests) <= 60, a reference >= 95.
+Aggregation (the mean over challenges) lives here too.
 """
 
 from __future__ import annotations
@@ -41,23 +44,28 @@ class Weights:
             raise ValueError(f"rubric weights must add up to 100, got {total}")
 
 
-RUBRICS: Mapping[str, Weights] = MappingProxyType(
-    {
-        "seed": Weights(
-            build=25, tests=20, coverage=15, quality=15, completeness=15, efficiency=10
-        ),
-        "verified": Weights(
-            build=10,
-            tests=10,
-            coverage=10,
-            quality=10,
-            completeness=10,
-            efficiency=5,
-            acceptance=45,
-        ),
-    }
-)
-"""Named rubrics: the seed's (default) and the verified one (hidden tests carry 45 points)."""
+SEED_WEIGHTS = Weights(build=25, tests=20, coverage=15, quality=15, completeness=15, efficiency=10)
+"""The seed's weights."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rubric:
+    """How a trial's measurements become a score."""
+
+    weights: Weights
+    """Maximum points per component."""
+    scaled_by_hidden_tests: bool = False
+    """Multiply every component by the hidden-test pass rate (needs hidden tests)."""
+    timeout_earns_efficiency: bool = True
+    """Whether a timed-out trial may still earn efficiency points."""
+
+
+RUBRICS: Mapping[str, Rubric] = MappingProxyType({
+    "seed": Rubric(weights=SEED_WEIGHTS),
+    "verified": Rubric(weights=SEED_WEIGHTS, scaled_by_hidden_tests=True,
+                       timeout_earns_efficiency=False),
+})
+"""Named rubrics: the seed's (default) and the verified one (seed components x hidden pass rate)."""
 
 
 def quality_ratio(average_complexity: float | None) -> float:
@@ -83,19 +91,33 @@ def score_trial(
     time_seconds: float,
     baseline_seconds: float = SEED_BASELINE_SECONDS,
     rubric: str = "seed",
+    timed_out: bool = False,
 ) -> ScoreBreakdown:
-    """Weigh one trial's measurements into a 0-100 score, keeping each component."""
-    weights = RUBRICS[rubric]
+    """Weigh one trial's measurements into a 0-100 score, keeping each component.
+
+    Raises ValueError for the verified rubric when the challenge has no hidden tests.
+    """
+    spec = RUBRICS[rubric]
+    weights = spec.weights
+    scale = 1.0
+    if spec.scaled_by_hidden_tests:
+        if measurements.acceptance is None:
+            raise ValueError(f"the {rubric} rubric needs hidden tests; this challenge has none")
+        scale = measurements.acceptance.tests.pass_rate
+    efficiency = efficiency_ratio(time_seconds, baseline_seconds)
+    if timed_out and not spec.timeout_earns_efficiency:
+        efficiency = 0.0
     acceptance = measurements.acceptance
     return ScoreBreakdown(
         rubric=rubric,
-        build=weights.build * (1.0 if measurements.build.success else 0.0),
-        tests=weights.tests * measurements.tests.pass_rate,
-        coverage=weights.coverage * measurements.coverage.ratio,
-        quality=weights.quality * quality_ratio(measurements.quality.average_complexity),
-        completeness=weights.completeness * measurements.completeness.ratio,
-        efficiency=weights.efficiency * efficiency_ratio(time_seconds, baseline_seconds),
+        build=scale * weights.build * (1.0 if measurements.build.success else 0.0),
+        tests=scale * weights.tests * measurements.tests.pass_rate,
+        coverage=scale * weights.coverage * measurements.coverage.ratio,
+        quality=scale * weights.quality * quality_ratio(measurements.quality.average_complexity),
+        completeness=scale * weights.completeness * measurements.completeness.ratio,
+        efficiency=scale * weights.efficiency * efficiency,
         acceptance=weights.acceptance * (acceptance.tests.pass_rate if acceptance else 0.0),
+        scale=scale,
     )
 
 

@@ -7,27 +7,18 @@ same outcome on every re-run against the reference solution.
 
 from __future__ import annotations
 
-import ast
-import re
-import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentbench.metrics import MeasureContext
-from agentbench.metrics.acceptance import measure_acceptance
-from agentbench.metrics.tests import parse_junit_cases
 from agentbench.models import Challenge, TrialRecord
-from agentbench.runner import Progress, RunConfig, execute
-from agentbench.workspace import cache_dir, copy_tree, make_trial_dirs, template_site_packages
+from agentbench.runner import Progress, RunConfig, execute, prepare_shared
+from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.workspace import make_trial_dirs
 
 REFERENCE_MIN_SCORE = 95.0
 NOOP_MAX_SCORE = 10.0
-ALLOWED_TEST_IMPORTS = frozenset({"pytest", "_pytest"})
-NETWORK_MODULES = frozenset({"socket", "urllib", "http", "requests", "httpx", "aiohttp", "ftplib",
-                             "smtplib"})
-"""A test file importing one of these and naming a remote URL may need the network."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,7 +38,7 @@ class ChallengeVerdict:
 
 
 def lint_challenge(challenge: Challenge) -> tuple[str, ...]:
-    """Static checks: a prompt leaking hidden tests, risky test dependencies, unasked-for files."""
+    """Static checks: unasked-for files, missing reference or hidden tests, then the language's own."""
     problems = [f"expected file '{f}' is never mentioned in the prompt"
                 for f in challenge.expected_files if f not in challenge.prompt
                 and Path(f).name not in challenge.prompt]
@@ -55,61 +46,7 @@ def lint_challenge(challenge: Challenge) -> tuple[str, ...]:
         problems.append("no reference solution (add a reference/ folder beside the YAML)")
     if challenge.acceptance is None:
         problems.append("no hidden acceptance tests (add an acceptance/ folder beside the YAML)")
-        return tuple(problems)
-    packages = _solution_packages(challenge.reference_dir) | {
-        p.stem for p in challenge.acceptance.files_dir.rglob("*.py")}  # the tests' own helpers
-    for path in sorted(challenge.acceptance.files_dir.rglob("*")):
-        problems.extend(_lint_test_file(path, challenge.prompt, packages))
-    return tuple(problems)
-
-
-def _solution_packages(reference: Path | None) -> frozenset[str]:
-    if reference is None:
-        return frozenset()
-    roots = [reference / "src", reference]
-    return frozenset(p.stem for root in roots if root.is_dir() for p in root.iterdir()
-                     if (p.is_dir() and (p / "__init__.py").exists()) or p.suffix == ".py")
-
-
-def _lint_test_file(path: Path, prompt: str, packages: frozenset[str]) -> list[str]:
-    name = path.name
-    if name in ("requirements.txt", "requirements-test.txt"):
-        return [f"{name}: unpinned requirement '{line}' (pin it with ==)"
-                for line in path.read_text().splitlines()
-                if line.strip() and not line.startswith("#") and "==" not in line]
-    if path.suffix != ".py":
-        return []
-    text = path.read_text(encoding="utf-8")
-    problems = [f"{name}: imports '{mod}', which is neither the standard library, pytest nor "
-                "the solution (hidden tests must run offline with what the harness provides)"
-                for mod in sorted(_imports(text)) if mod not in sys.stdlib_module_names
-                and mod not in ALLOWED_TEST_IMPORTS and mod not in packages]
-    if _imports(text) & NETWORK_MODULES:
-        problems += [f"{name}: may reach the network address {url}" for url in _remote_urls(text)]
-    problems += [f"{name}: the prompt contains this test's code: {line!r}"
-                 for line in _leaked_lines(text, prompt)]
-    return problems
-
-
-def _imports(text: str) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
-    return names
-
-
-def _remote_urls(text: str) -> list[str]:
-    urls = re.findall(r"https?://[^\s'\"]+", text)
-    return [u for u in urls if not re.match(r"https?://(localhost|127\.|\[::1\]|example\.)", u)]
-
-
-def _leaked_lines(text: str, prompt: str) -> list[str]:
-    lines = {line.strip() for line in text.splitlines()}
-    return sorted(line for line in lines
-                  if len(line) >= 40 and line.startswith(("assert", "def test_")) and line in prompt)
+    return (*problems, *get_toolchain(challenge.language).lint(challenge))
 
 
 def validate(challenges: Sequence[Challenge], *, results_dir: Path, run_id: str,
@@ -135,25 +72,28 @@ def _judge(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | No
                             noop=noop, flaky=flaky)
 
 
+def _scores(trial: TrialRecord) -> list[tuple[str, float]]:
+    """(rubric, total) of every score the trial has (seed, and verified where there are hidden tests)."""
+    return [(s.rubric, s.total) for s in (trial.seed_score, trial.verified_score) if s is not None]
+
+
 def _check_reference(trial: TrialRecord | None) -> list[str]:
-    if trial is None or trial.score is None:
+    if trial is None or trial.seed_score is None:
         return [f"reference: no score ({trial.error if trial else 'not run'})"]
-    problems = []
-    if trial.score.total < REFERENCE_MIN_SCORE:
-        problems.append(f"reference scored {trial.score.total:.1f}, expected >= "
-                        f"{REFERENCE_MIN_SCORE:g} (see {trial.logs_dir})")
+    problems = [f"reference scored {total:.1f} under the {rubric} rubric, expected >= "
+                f"{REFERENCE_MIN_SCORE:g} (see {trial.logs_dir})"
+                for rubric, total in _scores(trial) if total < REFERENCE_MIN_SCORE]
     if trial.acceptance_rate is not None and trial.acceptance_rate < 1.0:
         problems.append(f"reference passed only {trial.acceptance_rate:.0%} of the hidden tests "
-                        f"(see {trial.logs_dir}/logs/acceptance.log)")
+                        f"(see {trial.logs_dir}/logs/hidden-tests.json)")
     return problems
 
 
 def _check_noop(trial: TrialRecord | None) -> list[str]:
-    if trial is None or trial.score is None:
+    if trial is None or trial.seed_score is None:
         return [f"noop: no score ({trial.error if trial else 'not run'})"]
-    problems = []
-    if trial.score.total > NOOP_MAX_SCORE:
-        problems.append(f"noop scored {trial.score.total:.1f}, expected <= {NOOP_MAX_SCORE:g}")
+    problems = [f"noop scored {total:.1f} under the {rubric} rubric, expected <= {NOOP_MAX_SCORE:g}"
+                for rubric, total in _scores(trial) if total > NOOP_MAX_SCORE]
     if trial.acceptance_rate:
         problems.append(f"noop passed {trial.acceptance_rate:.0%} of the hidden tests: they do not "
                         "test the solution")
@@ -166,20 +106,22 @@ def _flaky_tests(challenge: Challenge, ref: TrialRecord | None, run_dir: Path,
     if challenge.acceptance is None or ref is None or repeats < 1:
         return ()
     kept = run_dir / ref.logs_dir / "workspace"
-    template = template_site_packages(cache_dir(), run_dir / "logs")
-    outcomes: list[dict[str, bool]] = []
+    config = RunConfig(agents=("reference",), challenges=(challenge,), results_dir=run_dir.parent,
+                       run_id=run_dir.name)
+    shared = prepare_shared(config, [challenge])
+    toolchain = get_toolchain(challenge.language)
+    outcomes: list[dict[str, str]] = []
     for n in range(1, repeats + 1):
         with tempfile.TemporaryDirectory(prefix="agentbench-flaky-") as tmp:
-            dirs = make_trial_dirs(Path(tmp))
-            copy_tree(kept, dirs.workspace)
-            log_dir = run_dir / ref.logs_dir / f"flaky-{n}"
-            measure_acceptance(challenge.acceptance, MeasureContext(
-                dirs=dirs, trial_dir=log_dir, template_site=template))
-            outcomes.append(parse_junit_cases(dirs.scratch / "junit" / "acceptance.xml"))
+            ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=shared.assets[toolchain.name],
+                                 trial_dir=run_dir / ref.logs_dir / f"flaky-{n}",
+                                 expected_acceptance_tests=shared.hidden_counts.get(challenge.id))
+            run = toolchain.run_hidden(challenge.acceptance, ctx, kept)
+            outcomes.append(dict(run.outcomes))
     return _varying(outcomes)
 
 
-def _varying(outcomes: Iterable[dict[str, bool]]) -> tuple[str, ...]:
+def _varying(outcomes: Iterable[dict[str, str]]) -> tuple[str, ...]:
     runs = list(outcomes)
     names: set[str] = set().union(*runs) if runs else set()
     return tuple(sorted(n for n in names if len({run.get(n) for run in runs}) > 1))

@@ -1,11 +1,8 @@
-"""Trial workspaces and their Python environments, never AgentBench's own.
+"""Trial folders: a fresh temporary root per trial (workspace, home, tmp), and copying what is in them.
 
-Each trial gets a fresh temporary folder (workspace, home, tmp) and fresh virtual environments made in
-milliseconds with `venv` (no pip inside). They see a shared, cached *template* environment holding the
-scoring tools (pytest, coverage, setuptools, wheel, hatchling) through a `.pth` line, so setup and test
-commands need no per-trial download; `pip install` goes into the trial's own environment. After
-scoring, the workspace is copied into the trial folder (regular files only: symlinks are recorded,
-never followed out) so every trial stays inspectable and can be regraded.
+The agent works in the workspace; language environments are the toolchains' business
+(`agentbench.toolchains`). The workspace is copied into the trial folder (regular files only:
+symlinks are recorded, never followed out) so every trial stays inspectable and can be regraded.
 """
 
 from __future__ import annotations
@@ -15,52 +12,26 @@ import fcntl
 import hashlib
 import os
 import shutil
-import sys
-import venv
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentbench import process
-from agentbench.errors import RunError
-
-TEMPLATE_PACKAGES: tuple[str, ...] = ("pytest", "coverage", "setuptools", "wheel", "hatchling")
-"""What every trial environment can import without downloading anything."""
-
-HARNESS_DIR = ".agentbench"
-"""Protected folder inside the workspace where hidden tests are copied after the agent ends."""
-
-SKIPPED_DIRS = frozenset({HARNESS_DIR, ".git", ".venv", "venv", "__pycache__", ".pytest_cache",
+SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "__pycache__", ".pytest_cache",
                           "node_modules", ".mypy_cache", ".ruff_cache", ".tox"})
 """Folders that are not the agent's work product."""
-
-BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PythonEnv:
-    """A virtual environment a command runs in."""
-
-    root: Path
-    """The environment's folder."""
-    python: Path
-    """Its interpreter."""
-    site_packages: Path
-    """Its site-packages folder."""
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrialDirs:
     """The temporary folders of one trial."""
 
+    base: Path
+    """The trial's private root, holding the folders below and the harness's own (random names)."""
     workspace: Path
     """Where the agent works and its project is measured."""
     home: Path
     """HOME for every command of the trial."""
     tmp: Path
     """TMPDIR for every command of the trial."""
-    scratch: Path
-    """Harness-only space (venvs, coverage data) outside the workspace."""
 
 
 def cache_dir() -> Path:
@@ -71,29 +42,10 @@ def cache_dir() -> Path:
     return Path(base) / "agentbench"
 
 
-TEMPLATE_LAYOUT = 2
-"""Bumped whenever what the template holds changes, so caches are rebuilt."""
-
-SHADOW_MODULES = ("sitecustomize", "usercustomize")
-"""Empty modules in the template that shadow any an agent plants on the import path."""
-
-
-def template_site_packages(cache: Path, log_dir: Path) -> Path:
-    """The cached template environment's site-packages, built once (under a lock) if missing."""
-    key = hashlib.sha256(
-        f"{sys.version}|{sys.base_prefix}|{','.join(TEMPLATE_PACKAGES)}|{TEMPLATE_LAYOUT}".encode()
-    ).hexdigest()[:12]
-    root = cache / "envs" / f"template-{key}"
-    if not (root / "READY").exists():
-        root.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(root.parent / f"template-{key}.lock"):
-            if not (root / "READY").exists():
-                _build_template(root, log_dir)
-    return _site_packages(root)
-
-
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def cache_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (created) while building something in the cache."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -102,81 +54,20 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _build_template(root: Path, log_dir: Path) -> None:
-    shutil.rmtree(root, ignore_errors=True)
-    venv.EnvBuilder(with_pip=True, symlinks=True, clear=True).create(root)
-    python = root / "bin" / "python"
-    result = process.run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *TEMPLATE_PACKAGES],
-        cwd=root, env={"PATH": f"{python.parent}:{BASE_PATH}", "HOME": str(root)},
-        timeout_s=900, stdout_path=log_dir / "template-env.log", stderr_path=log_dir / "template-env.err",
-    )
-    if not result.ok:
-        raise RunError(
-            f"could not build the scoring environment in {root} (see {result.stderr_path})",
-            "check network access to the package index, or set AGENTBENCH_CACHE to a writable folder",
-        )
-    site = _site_packages(root)
-    for name in SHADOW_MODULES:
-        (site / f"{name}.py").write_text(
-            '"""Placed by AgentBench: shadows any such module an agent leaves on the import path."""\n',
-            encoding="utf-8")
-    (root / "READY").write_text(",".join(TEMPLATE_PACKAGES) + "\n")
-
-
-def _site_packages(root: Path) -> Path:
-    matches = sorted((root / "lib").glob("python3*/site-packages"))
-    if not matches:
-        raise RunError(f"{root} is not a Python virtual environment (no site-packages)")
-    return matches[0]
-
-
-def create_env(root: Path, template_site: Path) -> PythonEnv:
-    """A fresh, pip-less virtual environment that also sees the template's packages."""
-    venv.EnvBuilder(with_pip=False, symlinks=True, clear=True).create(root)
-    site = _site_packages(root)
-    (site / "00-agentbench-template.pth").write_text(f"{template_site}\n", encoding="utf-8")
-    # NOTE: coverage starts in every Python process of this env, but only when the harness sets
-    # COVERAGE_PROCESS_START (during the agent's test commands).
-    (site / "zz-agentbench-coverage.pth").write_text(
-        "import os; os.environ.get('COVERAGE_PROCESS_START') and "
-        "__import__('coverage').process_startup()\n",
-        encoding="utf-8",
-    )
-    return PythonEnv(root=root, python=root / "bin" / "python", site_packages=site)
-
-
 def make_trial_dirs(base: Path) -> TrialDirs:
     """Create the empty folders of one trial under `base`."""
-    dirs = TrialDirs(workspace=base / "workspace", home=base / "home", tmp=base / "tmp",
-                     scratch=base / "harness")
-    for path in (dirs.workspace, dirs.home, dirs.tmp, dirs.scratch):
+    dirs = TrialDirs(base=base, workspace=base / "workspace", home=base / "home", tmp=base / "tmp")
+    for path in (dirs.workspace, dirs.home, dirs.tmp):
         path.mkdir(parents=True, exist_ok=True)
     return dirs
 
 
-def command_env(env: PythonEnv, dirs: TrialDirs, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The explicit environment of a setup/test command: nothing leaks in from AgentBench's own."""
-    return {
-        "PATH": f"{env.python.parent}:{BASE_PATH}",
-        "HOME": str(dirs.home),
-        "TMPDIR": str(dirs.tmp),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "VIRTUAL_ENV": str(env.root),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-        # NOTE: pip reads this variable inverted: "0" turns build isolation *off*, so builds use the
-        # template's setuptools/hatchling instead of downloading them for every trial.
-        "PIP_NO_BUILD_ISOLATION": "0",
-        "PIP_NO_INPUT": "1",
-        **(extra or {}),
-    }
+def copy_tree(source: Path, dest: Path, files: Iterable[Path] | None = None) -> None:
+    """Copy a folder's regular files and folders (symlinks are skipped, never followed).
 
-
-def copy_tree(source: Path, dest: Path) -> None:
-    """Copy a folder's regular files and folders (symlinks are skipped, never followed)."""
-    for src in _walk_regular(source):
+    `files` limits the copy to those files under `source` (e.g. `agent_files(source)`).
+    """
+    for src in _walk_regular(source) if files is None else files:
         target = dest / src.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, target)

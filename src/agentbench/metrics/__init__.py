@@ -1,34 +1,47 @@
-"""Measuring a trial's workspace: build, tests, coverage, quality, completeness, hidden acceptance.
+"""Measuring a trial's workspace: the order of the steps and the language-free parts.
 
-`measure` is the only public entry: it removes symlinks that leave the workspace, runs the setup commands, then the agent's test commands under
-coverage, then analyses the code, then (when the challenge has them) the hidden acceptance tests.
-Each step returns one frozen measurement; their logs land in the trial folder.
+`measure` is the only public entry. It removes symlinks that leave the workspace, asks the challenge
+language's toolchain (`agentbench.toolchains`) which files are product code and which are tests, runs
+the hidden tests against a copy of the workspace exactly as the agent left it, then builds the
+project and runs the agent's own tests under the harness's control, and finally scores quality
+(lizard over product files) and completeness (the checklist in `completeness`). Each step returns one
+frozen measurement; their logs land in the trial folder.
 """
 
 from __future__ import annotations
 
-from agentbench.metrics.acceptance import measure_acceptance
-from agentbench.metrics.build import measure_build
-from agentbench.metrics.common import MeasureContext
+import json
+
 from agentbench.metrics.completeness import measure_completeness
-from agentbench.metrics.coverage import coverage_environment, measure_coverage
 from agentbench.metrics.quality import measure_quality
-from agentbench.metrics.tests import measure_tests
-from agentbench.models import Challenge, Measurements
-from agentbench.workspace import create_env, remove_escaping_symlinks
+from agentbench.models import AcceptanceMeasurement, Challenge, Measurements
+from agentbench.toolchains import HiddenRun, MeasureContext, Toolchain, get_toolchain
+from agentbench.workspace import remove_escaping_symlinks
 
 __all__ = ["MeasureContext", "measure"]
 
 
-def measure(challenge: Challenge, ctx: MeasureContext) -> Measurements:
-    """Measure the agent's work in `ctx.dirs.workspace` (the acceptance step comes last)."""
-    removed = remove_escaping_symlinks(ctx.dirs.workspace)
-    completeness = measure_completeness(challenge, ctx.dirs)
-    quality = measure_quality(challenge, ctx.dirs, ctx.trial_dir / "logs" / "quality.log")
-    env = create_env(ctx.dirs.scratch / "env", ctx.template_site)
-    build = measure_build(challenge, env, ctx)
-    tests = measure_tests(challenge, env, ctx, coverage_environment(ctx))
-    coverage = measure_coverage(ctx)
-    acceptance = measure_acceptance(challenge.acceptance, ctx) if challenge.acceptance else None
-    return Measurements(build=build, tests=tests, coverage=coverage, quality=quality,
+def measure(challenge: Challenge, ctx: MeasureContext, toolchain: Toolchain | None = None) -> Measurements:
+    """Measure the agent's work in `ctx.dirs.workspace` (see the module docstring)."""
+    toolchain = toolchain or get_toolchain(challenge.language)
+    workspace = ctx.dirs.workspace
+    removed = remove_escaping_symlinks(workspace)
+    sources = toolchain.sources(workspace)
+    acceptance = _hidden(challenge, toolchain, ctx)
+    work = toolchain.prepare(challenge, ctx)
+    build = toolchain.build(challenge, ctx, work, sources)
+    own = toolchain.run_tests(challenge, ctx, work)
+    coverage = toolchain.coverage(own, sources, ctx)
+    quality = measure_quality(sources.product, workspace, ctx.logs() / "quality.log")
+    completeness = measure_completeness(challenge, workspace, own.tests)
+    return Measurements(build=build, tests=own.tests, coverage=coverage, quality=quality,
                         completeness=completeness, acceptance=acceptance, removed_symlinks=removed)
+
+
+def _hidden(challenge: Challenge, toolchain: Toolchain, ctx: MeasureContext) -> AcceptanceMeasurement | None:
+    if challenge.acceptance is None:
+        return None
+    run: HiddenRun = toolchain.run_hidden(challenge.acceptance, ctx, ctx.dirs.workspace)
+    body = {"outcomes": [list(o) for o in run.outcomes], "tampering": list(run.measurement.tampering)}
+    (ctx.logs() / "hidden-tests.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+    return run.measurement

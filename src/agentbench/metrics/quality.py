@@ -1,30 +1,30 @@
 """Code quality: average cyclomatic complexity of the agent's product code, by lizard.
 
-Test files are left out. A workspace with no function to analyse has no quality to speak of and
-scores zero (the seed's table would otherwise give an empty workspace full marks).
+The toolchain says which files are product code (tests are left out, narrowly: see its `sources`).
+The average is kept exact and banded exact (4.9996 is under 5). A workspace with no function to
+analyse has no quality to speak of and scores zero (the seed's table would otherwise give an empty
+workspace full marks).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from statistics import fmean
 
-from agentbench.metrics.build import LANGUAGE_SUFFIXES
-from agentbench.metrics.common import is_test_file
-from agentbench.models import Challenge, QualityMeasurement
-from agentbench.workspace import TrialDirs, agent_files
+from agentbench.models import QualityMeasurement
+
+MAX_ANALYSED_BYTES = 4 * 1024 * 1024
+"""Larger files are not analysed (and count as files with no function)."""
 
 
-def measure_quality(challenge: Challenge, dirs: TrialDirs, log: Path | None = None) -> QualityMeasurement:
-    """Analyse every non-test source file of the challenge's language (per function, into `log`)."""
+def measure_quality(files: Sequence[Path], workspace: Path, log: Path | None = None) -> QualityMeasurement:
+    """Analyse every product source file (per function, into `log`)."""
     import lizard
 
-    suffixes = LANGUAGE_SUFFIXES.get(challenge.language.lower(), (".py",))
-    files = [p for p in agent_files(dirs.workspace, suffixes)
-             if not is_test_file(p.relative_to(dirs.workspace))]
     functions = [
-        (str(path.relative_to(dirs.workspace)), function.name, function.cyclomatic_complexity)
-        for path in files
+        (str(path.relative_to(workspace)), function.name, function.cyclomatic_complexity)
+        for path in files if _analysable(path)
         for function in lizard.analyze_file(str(path)).function_list
     ]
     if log is not None:
@@ -33,7 +33,14 @@ def measure_quality(challenge: Challenge, dirs: TrialDirs, log: Path | None = No
                        or "no function found\n", encoding="utf-8")
     complexities = [cc for _, _, cc in functions]
     return QualityMeasurement(
-        average_complexity=round(fmean(complexities), 3) if complexities else None,
+        average_complexity=fmean(complexities) if complexities else None,
         functions=len(complexities),
         files=len(files),
     )
+
+
+def _analysable(path: Path) -> bool:
+    try:
+        return path.stat().st_size <= MAX_ANALYSED_BYTES
+    except OSError:
+        return False

@@ -1,0 +1,109 @@
+"""What a run is asked to do: its validated configuration and the trials it plans.
+
+`RunConfig` is built from CLI options (or by Python callers) and validated here, once, so every
+entry point gets the same checks. `plan_trials` orders the trials challenge-major so agents interleave.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from agentbench.errors import AgentBenchError, UsageError
+from agentbench.executors import EXECUTORS
+from agentbench.models import AgentConfig, Challenge
+from agentbench.sandbox import SANDBOXES, Limits, bwrap_path
+from agentbench.scoring import RUBRICS
+from agentbench.store import RunDir
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrialSpec:
+    """One trial to run."""
+
+    agent: str
+    """The agent's name."""
+    challenge: Challenge
+    """The challenge."""
+    trial: int
+    """1-based trial number."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunConfig:
+    """Everything a run needs; built and validated from CLI options or by Python callers."""
+
+    agents: tuple[str, ...]
+    challenges: tuple[Challenge, ...]
+    results_dir: Path
+    run_id: str
+    trials: int = 1
+    jobs: int = 1
+    retries: int = 0
+    rubric: str = "seed"
+    model: str | None = None
+    challenge_dirs: tuple[str, ...] = ()
+    agents_config: str | None = None
+    agent_configs: tuple[tuple[str, AgentConfig], ...] = ()
+    command_timeout_s: float = 600.0
+    sandbox: str = "none"
+    limits: Limits = field(default_factory=Limits)
+    agent_timeout_s: float | None = None
+    executor: str = "local"
+    executor_address: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.agents:
+            raise UsageError("no agent given", "pass --agent NAME")
+        if not self.challenges:
+            raise UsageError("no challenge selected", "pass --challenge ID, --tier T or --all")
+        for name, value in (("trials", self.trials), ("jobs", self.jobs)):
+            if value < 1:
+                raise UsageError(f"--{name} must be at least 1, got {value}")
+        if self.sandbox not in SANDBOXES:
+            raise UsageError(f"unknown sandbox '{self.sandbox}'", f"use one of: {', '.join(SANDBOXES)}")
+        if self.sandbox == "bwrap" and bwrap_path() is None:
+            raise AgentBenchError("--sandbox bwrap: bubblewrap is not installed",
+                                  "install it (Debian/Ubuntu: apt-get install bubblewrap) or use --sandbox none")
+        if self.executor not in EXECUTORS:
+            raise UsageError(f"unknown executor '{self.executor}'", f"use one of: {', '.join(EXECUTORS)}")
+        self._check_rubric()
+
+    def _check_rubric(self) -> None:
+        if self.rubric not in RUBRICS:
+            raise UsageError(f"unknown rubric '{self.rubric}'", f"use one of: {', '.join(RUBRICS)}")
+        unverifiable = [c.id for c in self.challenges if c.acceptance is None]
+        if RUBRICS[self.rubric].scaled_by_hidden_tests and unverifiable:
+            raise UsageError(
+                f"--rubric {self.rubric} needs hidden tests; these challenges have none: "
+                f"{', '.join(unverifiable)}",
+                "leave them out, add an acceptance/ folder beside their YAML, or use --rubric seed")
+
+    @property
+    def run_dir(self) -> RunDir:
+        """This run's folder."""
+        return RunDir(self.results_dir / self.run_id)
+
+
+def new_run_id(agents: Sequence[str]) -> str:
+    """A readable, unique run ID: UTC time plus the agents."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{'-'.join(agents)[:40]}-{uuid.uuid4().hex[:4]}"
+
+
+def plan_trials(config: RunConfig) -> tuple[TrialSpec, ...]:
+    """Every (agent, challenge, trial) of the run, challenge-major so agents interleave."""
+    return tuple(
+        TrialSpec(agent=agent, challenge=challenge, trial=n)
+        for challenge in config.challenges
+        for n in range(1, config.trials + 1)
+        for agent in config.agents
+    )
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO-8601 to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,209 @@
+"""The `Toolchain` seam: everything language-specific about measuring a trial, behind one Protocol.
+
+A toolchain owns, for its language: the run-wide assets (e.g. Python's cached template environment),
+the trial's environment, the build check, running the agent's test commands and counting their
+results through a channel the harness owns, coverage of every product source file, which files are
+tests, the hidden tests, and linting a challenge. `metrics` keeps the language-free parts
+(completeness, quality banding, the order of the steps) and asks the toolchain for the rest.
+
+The trust boundary (see docs/scoring-integrity.md): anything the agent or its commands can write is
+attacker-controlled. A toolchain reads outcomes only from channels it opened before any agent code
+ran, creates every folder it writes with a fresh random name, and never follows a link.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from agentbench import process
+from agentbench.models import (
+    AcceptanceMeasurement,
+    AcceptanceSpec,
+    BuildMeasurement,
+    Challenge,
+    CommandResult,
+    CoverageMeasurement,
+    TestMeasurement,
+)
+from agentbench.sandbox import Confinement, Limits
+from agentbench.workspace import TrialDirs
+
+_SHELL_EXPANSION = re.compile(r"[$`*?~]")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeasureContext:
+    """Where one trial is measured and where its logs go."""
+
+    dirs: TrialDirs
+    """The trial's folders (workspace, home and tmp are the agent's; `base` holds them)."""
+    trial_dir: Path
+    """The trial's folder in the run directory (logs are written under `logs/`)."""
+    assets: Path
+    """What the toolchain prepared once per run (Python: the template's site-packages)."""
+    command_timeout_s: float = 600.0
+    """Limit for each setup or test command."""
+    expected_acceptance_tests: int | None = None
+    """Hidden tests collected on the reference solution (None: unknown)."""
+    sandbox: str = "none"
+    """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
+    limits: Limits = field(default_factory=Limits)
+    """Resource limits of every command."""
+    run_marker: str | None = None
+    """The run's process marker (Ctrl-C kills every process carrying it)."""
+
+    def confinement(self, *writable: Path, readable: tuple[Path, ...] = ()) -> Confinement:
+        """Commands may write the workspace, home, temp and the given folders only."""
+        d = self.dirs
+        return Confinement(sandbox=self.sandbox, limits=self.limits, run_marker=self.run_marker,
+                           writable=(d.workspace, d.home, d.tmp, *writable),
+                           readable=(self.assets, *readable))
+
+    def logs(self) -> Path:
+        """The trial's log folder (created)."""
+        path = self.trial_dir / "logs"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def private_dir(self, prefix: str) -> Path:
+        """A fresh folder with a random name for the harness's own files (never an existing path)."""
+        return Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=self.dirs.base))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceFiles:
+    """The agent's source files of the toolchain's language, split into product code and tests."""
+
+    product: tuple[Path, ...] = ()
+    """Product source files (absolute paths in the workspace)."""
+    tests: tuple[Path, ...] = ()
+    """Test files (absolute paths in the workspace)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OwnTests:
+    """The agent's own tests as run by the harness."""
+
+    tests: TestMeasurement
+    """Counts established by the harness."""
+    coverage_data: Path | None = None
+    """Where the run left coverage data for `Toolchain.coverage` (None: none was collected)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HiddenRun:
+    """The hidden tests as run by the harness."""
+
+    measurement: AcceptanceMeasurement
+    """What is scored."""
+    outcomes: tuple[tuple[str, str], ...] = ()
+    """(test id, outcome) per collected test, for flakiness checks and the trial's log."""
+
+
+@runtime_checkable
+class Toolchain(Protocol):
+    """What AgentBench needs from a language. Third parties register one under the entry-point
+    group `agentbench.toolchains` (the entry point's name is the language)."""
+
+    name: str
+    """The language's canonical name, as written in a challenge's `language` field."""
+    aliases: tuple[str, ...]
+    """Other names accepted in `language` (lower case)."""
+
+    def prepare_run(self, cache: Path, log_dir: Path) -> Path:
+        """Build (once, cached) what every trial of a run shares; return its folder."""
+        ...
+
+    def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
+        """Make the trial's environment in a fresh folder (`ctx.private_dir`); return that folder.
+
+        The agent's setup and test commands may write in it (e.g. packages they install)."""
+        ...
+
+    def sources(self, workspace: Path) -> SourceFiles:
+        """The workspace's source files, product code told from tests."""
+        ...
+
+    def build(self, challenge: Challenge, ctx: MeasureContext, work: Path,
+              sources: SourceFiles) -> BuildMeasurement:
+        """Check that the project builds (setup commands, or the language's own build)."""
+        ...
+
+    def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
+        """Run the agent's test commands, counting results through a harness-owned channel."""
+        ...
+
+    def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+        """Coverage of every product source file by the agent's tests."""
+        ...
+
+    def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
+        """Run the hidden tests against a copy of `project`."""
+        ...
+
+    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
+        """How many hidden tests the reference solution collects (None when that fails)."""
+        ...
+
+    def lint(self, challenge: Challenge) -> tuple[str, ...]:
+        """Language-specific problems of a challenge (for `agentbench validate`)."""
+        ...
+
+
+def command_argv(command: str) -> list[str]:
+    """Split a challenge command into argv; one using shell syntax runs under `/bin/sh -c`."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    tokens = list(lexer)
+    operators = any(t and all(c in "();<>|&" for c in t) for t in tokens)
+    if operators or _SHELL_EXPANSION.search(command):
+        return ["/bin/sh", "-c", command]
+    return shlex.split(command)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandSpec:
+    """One command to run for a trial."""
+
+    command: str
+    """The command as written (shown in records)."""
+    env: Mapping[str, str]
+    """Its complete environment."""
+    log_name: str
+    """Logs go to `logs/<log_name>.log` and `.err`."""
+    argv: tuple[str, ...] = ()
+    """The argv to run (default: `command` split by `command_argv`)."""
+    timeout_s: float | None = None
+    """Its time limit (default: the context's command limit)."""
+    cwd: Path | None = None
+    """Its folder (default: the workspace)."""
+    pass_fds: tuple[int, ...] = ()
+    """Descriptors it inherits."""
+    stdin_path: Path | None = None
+    """A file fed to its standard input (default: /dev/null)."""
+
+
+def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> CommandResult:
+    """Run one command, logging to the trial's log folder."""
+    logs = ctx.logs()
+    result = process.run(
+        list(spec.argv) or command_argv(spec.command), cwd=spec.cwd or ctx.dirs.workspace,
+        env=spec.env, timeout_s=spec.timeout_s or ctx.command_timeout_s,
+        stdout_path=logs / f"{spec.log_name}.log", stderr_path=logs / f"{spec.log_name}.err",
+        confinement=confinement, pass_fds=spec.pass_fds, stdin_path=spec.stdin_path,
+    )
+    return CommandResult(
+        command=spec.command, returncode=result.returncode, timed_out=result.timed_out,
+        duration_s=round(result.duration_s, 3), log=f"logs/{spec.log_name}.log",
+    )
+
+
+def read_log(ctx: MeasureContext, result: CommandResult) -> str:
+    """The stdout log of a command (decoded leniently)."""
+    return (ctx.trial_dir / result.log).read_text(encoding="utf-8", errors="replace")

@@ -1,0 +1,79 @@
+"""The Python toolchain: venvs from a cached template, pytest under the harness's probe, coverage.py
+over every product file, lizard-ready source lists, hidden tests against a copy of the project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
+from agentbench.toolchains.base import HiddenRun, MeasureContext, OwnTests, SourceFiles
+from agentbench.toolchains.python import hidden
+from agentbench.toolchains.python.build import measure_build
+from agentbench.toolchains.python.coverage import coverage_config, measure_coverage
+from agentbench.toolchains.python.env import (
+    PythonEnv,
+    command_env,
+    create_env,
+    template_site_packages,
+)
+from agentbench.toolchains.python.lint import lint_python_challenge
+from agentbench.toolchains.python.sources import classify_sources
+from agentbench.toolchains.python.testrun import ProbedCommand, run_probed, to_measurement
+
+
+def _env(work: Path) -> PythonEnv:
+    root = work / "venv"
+    site = next(iter(sorted((root / "lib").glob("python3*/site-packages"))))
+    return PythonEnv(root=root, python=root / "bin" / "python", site_packages=site)
+
+
+class PythonToolchain:
+    """Measures Python challenges (see the package docstring)."""
+
+    name = "python"
+    aliases: tuple[str, ...] = ("py", "python3")
+
+    def prepare_run(self, cache: Path, log_dir: Path) -> Path:
+        """The cached template environment's site-packages (built once)."""
+        return template_site_packages(cache, log_dir)
+
+    def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
+        """A fresh folder holding the trial's venv (commands may write it: pip installs there)."""
+        work = ctx.private_dir("env")
+        create_env(work / "venv", ctx.assets, coverage_hook=True)
+        return work
+
+    def sources(self, workspace: Path) -> SourceFiles:
+        """Product code and tests (see `sources`)."""
+        return classify_sources(workspace)
+
+    def build(self, challenge: Challenge, ctx: MeasureContext, work: Path,
+              sources: SourceFiles) -> BuildMeasurement:
+        """Setup commands, or compile every source file."""
+        return measure_build(challenge, _env(work), work, ctx, sources)
+
+    def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
+        """Each test command under the probe, with coverage on in every process of the venv."""
+        rc = coverage_config(work, ctx.dirs.workspace)
+        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc)})
+        runs = [run_probed(ProbedCommand(command=command, env=env, log_name=f"test-{index}"),
+                           ctx, ctx.confinement(work))
+                for index, command in enumerate(challenge.test_commands, start=1)]
+        return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace),
+                        coverage_data=work / "coverage")
+
+    def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+        """Statements covered over every product file."""
+        return measure_coverage(own.coverage_data, sources.product, ctx)
+
+    def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
+        """The hidden tests against a copy of `project`."""
+        return hidden.run_hidden_tests(spec, ctx, project)
+
+    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
+        """Hidden tests collected on the reference solution."""
+        return hidden.count_hidden_tests(spec, reference, ctx)
+
+    def lint(self, challenge: Challenge) -> tuple[str, ...]:
+        """Test commands the harness cannot count; hidden tests needing more than it provides."""
+        return lint_python_challenge(challenge)

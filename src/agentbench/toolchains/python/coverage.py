@@ -1,0 +1,98 @@
+"""Line coverage of every product source file by the agent's tests, measured by coverage.py.
+
+During the agent's test commands coverage starts in every Python process of the trial environment
+(its `.pth` hook and COVERAGE_PROCESS_START), writing data into a folder those processes may write.
+The harness then copies the data files (regular files only) into a fresh folder of its own and
+analyses them in-process with a configuration it builds itself (never a file the agent could edit):
+every product file counts, imported or not, and exclusion pragmas are ignored (`# pragma: no cover`
+earns nothing). A file coverage.py cannot parse counts with all its non-blank lines uncovered.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from agentbench.models import CoverageMeasurement
+from agentbench.toolchains.base import MeasureContext
+
+MAX_DATA_FILE_BYTES = 256 * 1024 * 1024
+"""Coverage data files larger than this are not read."""
+
+
+def coverage_config(work: Path, workspace: Path) -> Path:
+    """Write the configuration the agent's test processes start coverage with; return its path."""
+    data_dir = work / "coverage"
+    data_dir.mkdir(exist_ok=True)
+    rc = work / "coveragerc"
+    rc.write_text(
+        "[run]\nparallel = true\n"
+        f"data_file = {data_dir / '.coverage'}\n"
+        f"source =\n    {workspace.resolve()}\n",
+        encoding="utf-8",
+    )
+    return rc
+
+
+def measure_coverage(data_dir: Path | None, product: Sequence[Path], ctx: MeasureContext) -> CoverageMeasurement:
+    """Covered / total statements over every file in `product` (see the module docstring)."""
+    import coverage
+
+    files = _copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else []
+    cov = coverage.Coverage(data_file=None, config_file=False)
+    cov.set_option("report:exclude_lines", [])
+    cov.set_option("report:exclude_also", [])
+    problem = None
+    try:
+        cov.combine([str(f) for f in files], strict=True, keep=True)
+    except coverage.CoverageException as exc:
+        problem = f"no coverage data: {exc}"
+        cov.get_data()
+    per_file = {str(path.relative_to(ctx.dirs.workspace)): _analyse(cov, path) for path in product}
+    covered = sum(c for c, _ in per_file.values())
+    total = sum(t for _, t in per_file.values())
+    _write_report(ctx, per_file, problem)
+    return CoverageMeasurement(covered_lines=covered, total_lines=total, files=len(per_file),
+                               problem=problem if not covered else None)
+
+
+def _copy_data(data_dir: Path, dest: Path) -> list[Path]:
+    copied: list[Path] = []
+    try:
+        entries = sorted(data_dir.iterdir()) if data_dir.is_dir() and not data_dir.is_symlink() else []
+    except OSError:
+        entries = []
+    for entry in entries:
+        if (entry.name.startswith(".coverage") and entry.is_file() and not entry.is_symlink()
+                and entry.stat().st_size <= MAX_DATA_FILE_BYTES):
+            target = dest / f"data-{len(copied)}"
+            shutil.copyfile(entry, target, follow_symlinks=False)
+            copied.append(target)
+    return copied
+
+
+def _analyse(cov: object, path: Path) -> tuple[int, int]:
+    """(covered, statements) of one file; unparsable files count every non-blank line as missed."""
+    import coverage
+
+    try:
+        _, statements, _, missing, _ = cov.analysis2(str(path))  # type: ignore[attr-defined]
+    except (coverage.CoverageException, SyntaxError, ValueError, RecursionError, OSError):
+        try:
+            lines = path.read_bytes().splitlines()
+        except OSError:
+            return 0, 0
+        return 0, sum(1 for line in lines if line.strip())
+    return len(statements) - len(missing), len(statements)
+
+
+def _write_report(ctx: MeasureContext, per_file: dict[str, tuple[int, int]], problem: str | None) -> None:
+    report = {"files": {name: {"covered": c, "statements": t} for name, (c, t) in per_file.items()},
+              "problem": problem}
+    (ctx.trial_dir / "coverage.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
+    (ctx.logs() / "coverage.log").write_text(
+        "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
+        encoding="utf-8")

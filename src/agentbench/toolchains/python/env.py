@@ -1,0 +1,132 @@
+"""Python environments of a trial: a cached template with the scoring tools, and fresh venvs seeing it.
+
+Each trial gets fresh virtual environments made in milliseconds with `venv` (no pip inside). They see
+a shared, cached *template* environment holding the scoring tools (pytest, coverage, setuptools,
+wheel, hatchling) through a `.pth` line, so setup and test commands need no per-trial download;
+`pip install` goes into the trial's own environment. Every environment is made in a fresh folder the
+harness just created (never at a path the agent could have prepared).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import venv
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentbench import process
+from agentbench.errors import RunError
+from agentbench.workspace import TrialDirs, cache_lock
+
+TEMPLATE_PACKAGES: tuple[str, ...] = ("pytest", "coverage", "setuptools", "wheel", "hatchling")
+"""What every trial environment can import without downloading anything."""
+
+TEMPLATE_LAYOUT = 2
+"""Bumped whenever what the template holds changes, so caches are rebuilt."""
+
+SHADOW_MODULES = ("sitecustomize", "usercustomize")
+"""Empty modules in the template that shadow any an agent plants on the import path."""
+
+BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+"""PATH after the environment's own bin folder."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PythonEnv:
+    """A virtual environment a command runs in."""
+
+    root: Path
+    """The environment's folder."""
+    python: Path
+    """Its interpreter."""
+    site_packages: Path
+    """Its site-packages folder."""
+
+
+def template_site_packages(cache: Path, log_dir: Path) -> Path:
+    """The cached template environment's site-packages, built once (under a lock) if missing."""
+    key = hashlib.sha256(
+        f"{sys.version}|{sys.base_prefix}|{','.join(TEMPLATE_PACKAGES)}|{TEMPLATE_LAYOUT}".encode()
+    ).hexdigest()[:12]
+    root = cache / "envs" / f"template-{key}"
+    if not (root / "READY").exists():
+        with cache_lock(root.parent / f"template-{key}.lock"):
+            if not (root / "READY").exists():
+                _build_template(root, log_dir)
+    return _site_packages(root)
+
+
+def _build_template(root: Path, log_dir: Path) -> None:
+    import shutil
+
+    shutil.rmtree(root, ignore_errors=True)
+    venv.EnvBuilder(with_pip=True, symlinks=True, clear=True).create(root)
+    python = root / "bin" / "python"
+    result = process.run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *TEMPLATE_PACKAGES],
+        cwd=root, env={"PATH": f"{python.parent}:{BASE_PATH}", "HOME": str(root)},
+        timeout_s=900, stdout_path=log_dir / "template-env.log", stderr_path=log_dir / "template-env.err",
+    )
+    if not result.ok:
+        raise RunError(
+            f"could not build the scoring environment in {root} (see {result.stderr_path})",
+            "check network access to the package index, or set AGENTBENCH_CACHE to a writable folder",
+        )
+    site = _site_packages(root)
+    for name in SHADOW_MODULES:
+        (site / f"{name}.py").write_text(
+            '"""Placed by AgentBench: shadows any such module an agent leaves on the import path."""\n',
+            encoding="utf-8")
+    (root / "READY").write_text(",".join(TEMPLATE_PACKAGES) + "\n")
+
+
+def _site_packages(root: Path) -> Path:
+    matches = sorted((root / "lib").glob("python3*/site-packages"))
+    if not matches:
+        raise RunError(f"{root} is not a Python virtual environment (no site-packages)")
+    return matches[0]
+
+
+def create_env(root: Path, template_site: Path, *, coverage_hook: bool = False,
+               appended: Sequence[Path] = ()) -> PythonEnv:
+    """A fresh, pip-less virtual environment in the new folder `root`, seeing the template's packages.
+
+    `coverage_hook` starts coverage in every Python process of the environment whose environment
+    names a configuration (COVERAGE_PROCESS_START); `appended` folders go on the import path after the
+    standard library and the template (so they can shadow neither).
+    """
+    root.mkdir(exist_ok=False)
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
+    site = _site_packages(root)
+    (site / "00-agentbench-template.pth").write_text(f"{template_site}\n", encoding="utf-8")
+    if coverage_hook:
+        (site / "zz-agentbench-coverage.pth").write_text(
+            "import os; os.environ.get('COVERAGE_PROCESS_START') and "
+            "__import__('coverage').process_startup()\n",
+            encoding="utf-8",
+        )
+    if appended:
+        (site / "zz-agentbench-project.pth").write_text(
+            "".join(f"{path}\n" for path in appended), encoding="utf-8")
+    return PythonEnv(root=root, python=root / "bin" / "python", site_packages=site)
+
+
+def command_env(env: PythonEnv, dirs: TrialDirs, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The explicit environment of a setup/test command: nothing leaks in from AgentBench's own."""
+    return {
+        "PATH": f"{env.python.parent}:{BASE_PATH}",
+        "HOME": str(dirs.home),
+        "TMPDIR": str(dirs.tmp),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "VIRTUAL_ENV": str(env.root),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        # NOTE: pip reads this variable inverted: "0" turns build isolation *off*, so builds use the
+        # template's setuptools/hatchling instead of downloading them for every trial.
+        "PIP_NO_BUILD_ISOLATION": "0",
+        "PIP_NO_INPUT": "1",
+        **(extra or {}),
+    }

@@ -1,0 +1,144 @@
+"""Hidden acceptance tests: run against a copy of the agent's project so nothing of the agent's sways them.
+
+The tests and a copy of the project (regular files only) go into a fresh harness folder. pytest runs
+in a fresh environment that never ran the agent's setup code, with the project reachable only *after*
+the standard library and the harness's packages (a `.pth` line, never PYTHONPATH: an agent's
+`argparse.py` or `pytest.py` shadows nothing), `-P` and PYTHONSAFEPATH (no current folder on the
+path), the harness's own ini file, a `--confcutdir` (the agent's conftest files are never loaded),
+plugin auto-loading off, and the probe reporting each outcome as the test finishes. Under
+`--sandbox bwrap` it runs confined with the project read-only.
+
+The stream, pytest's exit status and the JUnit file pytest writes must agree; any disagreement, or a
+product file naming the probe, voids the hidden tests (nothing passed). Files the agent planted that
+would sway a naive run are recorded too (they are neutralised, so they cost nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
+from agentbench.sandbox import Confinement
+from agentbench.toolchains.base import HiddenRun, MeasureContext
+from agentbench.toolchains.python.env import command_env, create_env
+from agentbench.toolchains.python.probe import Tally
+from agentbench.toolchains.python.testrun import ProbedCommand, run_probed
+from agentbench.workspace import TrialDirs, agent_files, copy_tree
+
+PLANTED_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py", "pytest.ini"})
+PROBE_MARKERS = (b"AGENTBENCH_PROBE", b"agentbench_probe")
+"""Text no product file has a reason to contain: code aimed at the harness's probe."""
+MAX_SCANNED_BYTES = 4 * 1024 * 1024
+
+
+def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
+    """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
+    planted = find_planted(project)
+    aimed = _aimed_at_probe(project)
+    run = _run(spec, ctx, project, "acceptance", ())
+    junit = _junit_passed(run.junit)
+    judged = run.tally
+    voiding = [*judged.tampering, *aimed]
+    if judged.problem is None and not run.timed_out and junit != judged.passed:
+        voiding.append(f"the JUnit report says {junit} passed, the probe saw {judged.passed}")
+    tests = _measurement(judged, run, ctx.expected_acceptance_tests, voiding)
+    measurement = AcceptanceMeasurement(tests=tests, tampering=(*planted, *voiding),
+                                        uncollected=max(0, (ctx.expected_acceptance_tests or 0) - judged.collected))
+    return HiddenRun(measurement=measurement, outcomes=judged.outcomes)
+
+
+def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
+    """How many hidden tests pytest collects against the reference solution (None if it fails)."""
+    run = _run(spec, ctx, reference, "collect", ("--collect-only",))
+    if run.tally.problem is not None or not run.tally.collected:
+        return None
+    return run.tally.collected
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Run:
+    tally: Tally
+    junit: Path
+    result: CommandResult
+
+    @property
+    def timed_out(self) -> bool:
+        return self.result.timed_out
+
+
+def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
+         extra: tuple[str, ...]) -> _Run:
+    root = ctx.private_dir("hidden")
+    copy_tree(project, root / "project", files=agent_files(project))
+    copy_tree(spec.files_dir, root / "tests")
+    ini = root / "pytest.ini"
+    ini.write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
+    env = create_env(root / "env", ctx.assets,
+                     appended=(root / "project" / "src", root / "project"))
+    dirs = TrialDirs(base=root, workspace=root / "project", home=root / "home", tmp=root / "tmp")
+    out = root / "out"
+    for path in (dirs.home, dirs.tmp, out):
+        path.mkdir()
+    tests, junit = root / "tests", out / "junit.xml"
+    argv = (str(env.python), "-P", "-m", "pytest", "-c", str(ini), "--rootdir", str(tests),
+            "--confcutdir", str(tests), f"--junitxml={junit}", "--continue-on-collection-errors",
+            "--color=no", "-q", *spec.command, *extra, str(tests))
+    variables = command_env(env, dirs, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONSAFEPATH": "1"})
+    confinement = Confinement(sandbox=ctx.sandbox, limits=ctx.limits, run_marker=ctx.run_marker,
+                              writable=(dirs.home, dirs.tmp, out), readable=(ctx.assets, root))
+    probed = run_probed(ProbedCommand(command="pytest <hidden acceptance tests>", env=variables,
+                                      log_name=log_name, argv=argv, timeout_s=spec.time_limit_seconds,
+                                      cwd=dirs.tmp), ctx, confinement)
+    return _Run(tally=probed.tally, junit=junit, result=probed.result)
+
+
+def _measurement(judged: Tally, run: _Run, expected: int | None, voiding: list[str]) -> TestMeasurement:
+    uncollected = max(0, (expected or 0) - judged.collected)
+    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
+    return TestMeasurement(
+        passed=0 if problem else judged.passed,
+        failed=judged.failed + uncollected + (judged.passed if problem else 0),
+        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
+        commands=(run.result,), tampering=tuple(voiding), problem=problem,
+    )
+
+
+def _junit_passed(path: Path) -> int | None:
+    """Passed tests by the JUnit report (None when there is none or it cannot be read)."""
+    from junitparser import JUnitXml, JUnitXmlError
+
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        xml = JUnitXml.fromfile(str(path))
+    except (JUnitXmlError, OSError, ValueError, SyntaxError):
+        return None
+    suites = list(xml) if isinstance(xml, JUnitXml) else [xml]
+    return sum(1 for suite in suites for case in suite if case.is_passed)
+
+
+def find_planted(workspace: Path) -> tuple[str, ...]:
+    """Files the agent left that would sway a naive test run (the harness neutralises them)."""
+    found = []
+    for path in agent_files(workspace):
+        rel = path.relative_to(workspace)
+        in_tests = any(part in ("tests", "test") for part in rel.parts[:-1])
+        if rel.suffix == ".pth" or rel.name in ("sitecustomize.py", "usercustomize.py") or (
+                rel.name in PLANTED_NAMES and not in_tests):
+            found.append(str(rel))
+    return tuple(found)
+
+
+def _aimed_at_probe(workspace: Path) -> list[str]:
+    hits = []
+    for path in agent_files(workspace, (".py", ".pth")):
+        try:
+            if path.stat().st_size > MAX_SCANNED_BYTES:
+                continue
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if any(marker in text for marker in PROBE_MARKERS):
+            hits.append(f"{path.relative_to(workspace)} contains code aimed at the harness's probe")
+    return hits

@@ -1,0 +1,104 @@
+"""Running pytest under the probe: the agent's own test commands, and the harness's hidden tests.
+
+Both go through `run_probed`: a fresh probe, a fresh channel, one command, one tally. The tally of
+every command is written next to the command's log (`logs/<name>.outcomes.json`) so a reader can see
+each test's outcome and anything the harness rejected.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from agentbench.models import CommandResult, TestMeasurement
+from agentbench.sandbox import Confinement
+from agentbench.toolchains.base import CommandSpec, MeasureContext, command_argv, run_command
+from agentbench.toolchains.channel import open_channel
+from agentbench.toolchains.python.probe import Tally, install_probe, tally
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProbedRun:
+    """One command run under the probe."""
+
+    result: CommandResult
+    tally: Tally
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProbedCommand:
+    """What to run under the probe."""
+
+    command: str
+    """As written (shown in records)."""
+    env: Mapping[str, str]
+    """Its environment, without the probe's variables."""
+    log_name: str
+    """Log file stem."""
+    argv: tuple[str, ...] = ()
+    """Explicit argv (default: split from `command`)."""
+    timeout_s: float | None = None
+    """Time limit (default: the context's)."""
+    cwd: Path | None = None
+    """Folder (default: the workspace)."""
+
+
+def run_probed(spec: ProbedCommand, ctx: MeasureContext, confinement: Confinement) -> ProbedRun:
+    """Run one pytest command with a fresh probe and judge what it reported."""
+
+    probe = install_probe(ctx.private_dir("probe"))
+    argv = spec.argv or tuple(command_argv(spec.command))
+    with open_channel() as channel:
+        env = {**spec.env, **probe.variables(channel.write_fd),
+               "PYTHONPATH": ":".join(filter(None, [str(probe.folder), spec.env.get("PYTHONPATH")]))}
+        result = run_command(CommandSpec(
+            command=spec.command, env=env, log_name=spec.log_name, argv=argv,
+            timeout_s=spec.timeout_s, cwd=spec.cwd, pass_fds=(channel.write_fd,),
+        ), ctx, replace(confinement, readable=(*confinement.readable, probe.folder)))
+        stream = channel.stream()
+    judged = tally(stream, probe, returncode=result.returncode, timed_out=result.timed_out,
+                   direct=argv[0] != "/bin/sh")
+    _write_outcomes(ctx, spec.log_name, judged)
+    return ProbedRun(result=result, tally=judged)
+
+
+def _write_outcomes(ctx: MeasureContext, log_name: str, judged: Tally) -> None:
+    body = {"outcomes": [list(o) for o in judged.outcomes], "tampering": list(judged.tampering),
+            "problem": judged.problem, "collection_errors": judged.collection_errors,
+            "outcome_hooks_outside_pytest": list(judged.hooks)}
+    (ctx.logs() / f"{log_name}.outcomes.json").write_text(json.dumps(body, indent=2) + "\n",
+                                                         encoding="utf-8")
+
+
+def to_measurement(runs: Sequence[ProbedRun], workspace: Path) -> TestMeasurement:
+    """Add up the tallies of several commands; any unestablished or forged count voids them all."""
+    tallies = [r.tally for r in runs]
+    tampering = tuple(t for tl in tallies for t in tl.tampering)
+    problem = next((t.problem for t in tallies if t.problem), None)
+    if tampering and problem is None:
+        problem = "test outcomes were rewritten or forged: " + tampering[0]
+    passed = sum(t.passed for t in tallies)
+    return TestMeasurement(
+        passed=0 if problem else passed,
+        failed=sum(t.failed for t in tallies) + (passed if problem else 0),
+        skipped=sum(t.skipped for t in tallies),
+        collected=sum(t.collected for t in tallies),
+        source="probe" if tallies else "none",
+        commands=tuple(r.result for r in runs),
+        test_files=_relative_files(tallies, workspace),
+        tampering=tampering, problem=problem,
+    )
+
+
+def _relative_files(tallies: Sequence[Tally], workspace: Path) -> tuple[str, ...]:
+    found = set()
+    root = str(workspace.resolve())
+    for t in tallies:
+        for name in t.files:
+            resolved = str(Path(name))
+            for base in (str(workspace), root):
+                if resolved.startswith(base + "/"):
+                    found.add(resolved[len(base) + 1:])
+    return tuple(sorted(found))

@@ -1,0 +1,250 @@
+"""One trial: fresh folders -> the agent (timed by the harness) -> archive -> measure -> score -> record.
+
+Everything a trial can do wrong becomes data in its record, never the end of the run:
+- the agent's failures are the agent's (`agent_error`, `timeout`: scored);
+- the infrastructure's failures (an adapter saying so, a harness `OSError`) are `infra_error`:
+  retried, left out of the scores;
+- an exception while measuring is `verifier_error`, with its traceback in the trial's logs.
+The workspace is archived *before* measuring, so `regrade` measures exactly what the agent left.
+A cancelled run (Ctrl-C) raises `Cancelled` out of the trial: nothing half-measured is recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import shutil
+import tempfile
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
+from agentbench.adapters.cli_base import CommandAdapter
+from agentbench.adapters.registry import get_adapter
+from agentbench.errors import AgentBenchError
+from agentbench.metrics import measure
+from agentbench.models import AdapterResult, Challenge, Measurements, TrialRecord, TrialStatus
+from agentbench.plan import RunConfig, TrialSpec, now_iso
+from agentbench.records import dumps_trial, loads_trial
+from agentbench.redaction import Secret, redact_text, redact_tree
+from agentbench.sandbox import Confinement
+from agentbench.scoring import RUBRICS, score_trial
+from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.workspace import TrialDirs, archive_workspace, copy_tree, make_trial_dirs
+
+
+class Cancelled(Exception):
+    """The run was interrupted; the current trial is abandoned, not recorded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """The run's cancellation flag and process marker."""
+
+    event: threading.Event = field(default_factory=threading.Event)
+    marker: str = ""
+
+    def check(self) -> None:
+        """Raise Cancelled once the run was interrupted."""
+        if self.event.is_set():
+            raise Cancelled
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunShared:
+    """What every trial of a run shares."""
+
+    assets: dict[str, Path]
+    """Per language: what its toolchain prepared once for the run."""
+    hidden_counts: dict[str, int | None]
+    """Per challenge: hidden tests collected on the reference solution."""
+    isolation: str
+    """The isolation label of the run's commands."""
+    secrets: tuple[Secret, ...] = ()
+    """Values redacted from every trial folder and record."""
+    versions: dict[str, str | None] = field(default_factory=dict)
+    """Per agent: its CLI's version, asked once per run."""
+
+
+def attempts(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Cancel) -> TrialRecord:
+    """Run a trial, again up to `retries` times while it ends in an infrastructure error."""
+    for _ in range(config.retries):
+        record = run_trial(spec, config, shared, cancel)
+        if record.status != TrialStatus.INFRA_ERROR:
+            return record
+    return run_trial(spec, config, shared, cancel)
+
+
+def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Cancel) -> TrialRecord:
+    """Run one trial in fresh temporary folders and build its record (not yet written)."""
+    trial_dir = config.run_dir.trial_dir(spec.agent, spec.challenge.id, spec.trial)
+    base = _Record(spec=spec, started_at=now_iso(), clock=time.monotonic(),
+                   logs_dir=config.run_dir.relative(trial_dir), isolation=shared.isolation)
+    try:
+        adapter = get_adapter(spec.agent, dict(config.agent_configs))
+        base = replace(base, isolation=_isolation_label(adapter, shared))
+        with tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
+            dirs = make_trial_dirs(Path(tmp))
+            trial_dir.mkdir(parents=True, exist_ok=True)
+            (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
+            agent, seconds = _timed_agent(adapter, spec, config, dirs, trial_dir, cancel)
+            agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
+            cancel.check()
+            archive_workspace(dirs.workspace, trial_dir / "workspace")
+            measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel.marker))
+            cancel.check()
+    except (AgentBenchError, OSError) as exc:
+        cancel.check()
+        return base.build(TrialStatus.INFRA_ERROR, None, None, config, f"{type(exc).__name__}: {exc}")
+    if isinstance(measured, str):
+        return base.build(TrialStatus.VERIFIER_ERROR, agent, None, config, measured, seconds)
+    return base.build(_status(agent), agent, measured, config, agent.error, seconds)
+
+
+def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialDirs,
+             trial_dir: Path, run_marker: str | None) -> MeasureContext:
+    language = get_toolchain(spec.challenge.language).name
+    return MeasureContext(dirs=dirs, trial_dir=trial_dir, assets=shared.assets[language],
+                          command_timeout_s=config.command_timeout_s,
+                          expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
+                          sandbox=config.sandbox, limits=config.limits, run_marker=run_marker)
+
+
+def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs: TrialDirs,
+                 trial_dir: Path, cancel: Cancel) -> tuple[AdapterResult, float]:
+    """Run the agent; the harness's own wall clock around the call is what efficiency scores."""
+    context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
+                             tmp=dirs.tmp, model=config.model,
+                             confinement=Confinement(sandbox=config.sandbox, limits=config.limits,
+                                                     run_marker=cancel.marker))
+    start = time.monotonic()
+    try:
+        result = _call_adapter(adapter, spec.challenge, dirs.workspace, context, config.agent_timeout_s)
+    except AgentBenchError:
+        raise
+    except Exception as exc:
+        cancel.check()
+        context.logs_dir.mkdir(parents=True, exist_ok=True)
+        (context.logs_dir / "exception.log").write_text(traceback.format_exc(), encoding="utf-8")
+        result = AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False,
+                               error=f"adapter raised {type(exc).__name__}: {exc}")
+    return result, round(time.monotonic() - start, 3)
+
+
+def _call_adapter(adapter: AgentAdapter, challenge: Challenge, workspace: Path,
+                  context: AdapterContext, timeout_s: float | None) -> AdapterResult:
+    # NOTE: the seed's interface takes minutes; an override in seconds passes a fraction of a minute.
+    minutes: Any = timeout_s / 60.0 if timeout_s else challenge.time_limit_minutes
+    if accepts_context(adapter):
+        result = adapter.run_challenge(challenge.prompt, workspace, minutes,
+                                       context=context)  # type: ignore[call-arg]
+    else:
+        result = adapter.run_challenge(challenge.prompt, workspace, minutes)
+    if not isinstance(result, AdapterResult):
+        raise TypeError(f"{type(adapter).__name__}.run_challenge returned {type(result).__name__}, "
+                        "not AdapterResult")
+    return result
+
+
+INFRA_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EMFILE, errno.ENFILE,
+                          errno.ENOMEM, errno.EIO})
+"""OSErrors that are the machine's (disk full, read-only, out of descriptors...): infra_error."""
+
+
+def _measure(challenge: Challenge, ctx: MeasureContext) -> Measurements | str:
+    """Measure; an exception is this trial's verifier error (traceback in the logs), or, for the
+    machine's own failures (INFRA_ERRNOS), re-raised as the infrastructure's."""
+    try:
+        return measure(challenge, ctx)
+    except OSError as exc:
+        if exc.errno in INFRA_ERRNOS:
+            raise
+        return _verifier_error(ctx, exc)
+    except Exception as exc:
+        return _verifier_error(ctx, exc)
+
+
+def _verifier_error(ctx: MeasureContext, exc: Exception) -> str:
+    with contextlib.suppress(OSError):
+        (ctx.logs() / "verifier-exception.log").write_text(traceback.format_exc(), encoding="utf-8")
+    return f"measuring failed: {type(exc).__name__}: {exc}"
+
+
+def _status(result: AdapterResult) -> TrialStatus:
+    if getattr(result, "infra_error", False):
+        return TrialStatus.INFRA_ERROR
+    if result.timed_out:
+        return TrialStatus.TIMEOUT
+    return TrialStatus.COMPLETED if result.success else TrialStatus.AGENT_ERROR
+
+
+def _isolation_label(adapter: AgentAdapter, shared: RunShared) -> str:
+    if isinstance(adapter, CommandAdapter):
+        return shared.isolation
+    return f"agent in-process; commands {shared.isolation}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Record:
+    spec: TrialSpec
+    started_at: str
+    clock: float
+    logs_dir: str
+    isolation: str
+
+    def build(self, status: TrialStatus, adapter: AdapterResult | None,
+              measurements: Measurements | None, config: RunConfig, error: str | None,
+              agent_seconds: float | None = None) -> TrialRecord:
+        seed = score = verified = None
+        if measurements is not None and adapter is not None and status != TrialStatus.INFRA_ERROR:
+            seconds = adapter.time_taken_seconds if agent_seconds is None else agent_seconds
+            seed, score, verified = (self._score(measurements, seconds, adapter.timed_out, rubric)
+                                     for rubric in ("seed", config.rubric, "verified"))
+        return TrialRecord(
+            agent=self.spec.agent, challenge_id=self.spec.challenge.id, trial=self.spec.trial,
+            status=status, adapter=adapter, measurements=measurements, seed_score=seed, score=score,
+            verified_score=verified, agent_seconds=agent_seconds, started_at=self.started_at,
+            duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
+            isolation=self.isolation, error=error,
+        )
+
+    def _score(self, measurements: Measurements, seconds: float, timed_out: bool, rubric: str) -> Any:
+        if RUBRICS[rubric].scaled_by_hidden_tests and measurements.acceptance is None:
+            return None
+        baseline = self.spec.challenge.scoring_rubric.max_time_minutes * 60.0
+        return score_trial(measurements, time_seconds=seconds, baseline_seconds=baseline,
+                           rubric=rubric, timed_out=timed_out)
+
+
+def scrub(record: TrialRecord, run_root: Path, secrets: tuple[Secret, ...]) -> TrialRecord:
+    """Redact secrets from a finished trial's folder and record (see `agentbench.redaction`)."""
+    if not secrets:
+        return record
+    redact_tree(run_root / record.logs_dir, secrets)
+    return loads_trial(redact_text(dumps_trial(record), secrets))
+
+
+def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, shared: RunShared) -> TrialRecord:
+    """Re-measure and re-score the kept workspace of a trial (the agent is not run again)."""
+    trial_dir = config.run_dir.root / record.logs_dir
+    if record.adapter is None:
+        return record
+    original = trial_dir / "record.orig.json"
+    if not original.exists():
+        shutil.copyfile(trial_dir / "record.json", original)
+    with tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
+        dirs = make_trial_dirs(Path(tmp))
+        if (trial_dir / "workspace").is_dir():
+            copy_tree(trial_dir / "workspace", dirs.workspace)
+        measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, None))
+    base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
+                   logs_dir=record.logs_dir, isolation=record.isolation)
+    if isinstance(measured, str):
+        return base.build(TrialStatus.VERIFIER_ERROR, record.adapter, None, config, measured,
+                          record.agent_seconds)
+    status = record.status if record.status != TrialStatus.VERIFIER_ERROR else _status(record.adapter)
+    return base.build(status, record.adapter, measured, config, record.error, record.agent_seconds)
