@@ -32,7 +32,7 @@ SEED_B = {"easy/password-gen": [78.1], "easy/todo-api": [70.0], "easy/markdown-p
 
 def breakdown(total: float, rubric: str = "seed") -> ScoreBreakdown:
     """A breakdown whose components are the rubric's weights scaled to `total`."""
-    w = RUBRICS[rubric]
+    w = RUBRICS[rubric].weights
     f = total / 100.0
     return ScoreBreakdown(rubric=rubric, build=w.build * f, tests=w.tests * f,
                           coverage=w.coverage * f, quality=w.quality * f,

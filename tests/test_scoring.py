@@ -72,16 +72,27 @@ def test_nothing_built_and_no_tests_gives_only_efficiency():
     assert score_trial(empty, time_seconds=0).total == pytest.approx(10.0)
 
 
-def test_verified_rubric_weighs_hidden_tests():
+def test_verified_rubric_scales_every_seed_component_by_the_hidden_pass_rate():
     m = measurements(acceptance=AcceptanceMeasurement(tests=TestMeasurement(passed=1, failed=3)))
+    seed = score_trial(m, time_seconds=0)
     verified = score_trial(m, time_seconds=0, rubric="verified")
-    assert verified.acceptance == pytest.approx(45 * 0.25)
-    assert verified.rubric == "verified"
-    assert score_trial(m, time_seconds=0).acceptance == 0
+    assert verified.rubric == "verified" and verified.scale == 0.25
+    assert verified.total == pytest.approx(seed.total * 0.25)
+    assert verified.build == pytest.approx(seed.build * 0.25)
+    assert seed.scale == 1.0 and seed.acceptance == 0
+
+
+def test_verified_rubric_needs_hidden_tests_and_gives_a_timeout_no_efficiency():
+    m = measurements(acceptance=AcceptanceMeasurement(tests=TestMeasurement(passed=4)))
+    assert score_trial(m, time_seconds=0, timed_out=True).efficiency == 10
+    assert score_trial(m, time_seconds=0, rubric="verified", timed_out=True).efficiency == 0
+    with pytest.raises(ValueError, match="needs hidden tests"):
+        score_trial(measurements(acceptance=None), time_seconds=0, rubric="verified")
 
 
 def test_every_rubric_adds_up_to_100():
-    for weights in RUBRICS.values():
+    for rubric in RUBRICS.values():
+        weights = rubric.weights
         assert math.isclose(sum(getattr(weights, f) for f in weights.__dataclass_fields__), 100)
     with pytest.raises(ValueError, match="add up to 100"):
         Weights(build=1, tests=1, coverage=1, quality=1, completeness=1, efficiency=1)

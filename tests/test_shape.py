@@ -81,12 +81,10 @@ def test_help_does_not_import_heavy_modules():
 
 def test_agentbench_scores_full_quality_marks_on_itself():
     """Dogfood: the average cyclomatic complexity of src/ stays in the seed's full-marks band (< 5)."""
-    from types import SimpleNamespace
-
     from agentbench.metrics.quality import measure_quality
     from agentbench.scoring import quality_ratio
+    from agentbench.toolchains.python.sources import classify_sources
 
-    dirs = SimpleNamespace(workspace=SRC)
-    quality = measure_quality(SimpleNamespace(language="python"), dirs)
+    quality = measure_quality(classify_sources(SRC).product, SRC)
     assert quality.functions > 300
     assert quality_ratio(quality.average_complexity) == 1.0, quality.average_complexity

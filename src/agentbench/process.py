@@ -76,10 +76,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     confinement: Confinement | None = None,
     pass_fds: tuple[int, ...] = (),
 ) -> ProcessResult:
-    """Run `argv` to completion or to its time limit, then kill whatever it left behind.
-
-    `pass_fds` are descriptors the process inherits (e.g. the write end of a harness event pipe).
-    """
+    """Run `argv` to its end or time limit, then kill what it left (`pass_fds`: inherited fds)."""
     marker = uuid.uuid4().hex
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)

@@ -49,7 +49,8 @@ def test_user_challenge_folder_and_verified_rubric(capsys, tmp_path: Path, tiny_
     assert r.exit_code == 0, r.err
     (trial,) = loads_run((tmp_path / "reference.json").read_text()).trials
     assert trial.score.rubric == "verified" and trial.seed_score.rubric == "seed"
-    assert trial.score.acceptance == pytest.approx(45.0)
+    assert trial.score.scale == 1.0 and trial.score.total == pytest.approx(trial.seed_score.total)
+    assert trial.verified_score == trial.score
 
 
 def test_resume_runs_only_unfinished_trials(capsys, tmp_path: Path, tiny_challenges):

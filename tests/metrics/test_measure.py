@@ -10,7 +10,10 @@ from agentbench.loader import load_challenge
 from agentbench.metrics import MeasureContext, measure
 from agentbench.metrics.completeness import measure_completeness
 from agentbench.metrics.quality import measure_quality
-from agentbench.workspace import cache_dir, make_trial_dirs, template_site_packages
+from agentbench.models import TestMeasurement
+from agentbench.toolchains.python.env import template_site_packages
+from agentbench.toolchains.python.sources import classify_sources
+from agentbench.workspace import cache_dir, make_trial_dirs
 from tests.conftest import write
 
 
@@ -21,7 +24,7 @@ def template(tmp_path_factory) -> Path:
 
 def context(tmp_path: Path, template: Path) -> MeasureContext:
     return MeasureContext(dirs=make_trial_dirs(tmp_path / "t"), trial_dir=tmp_path / "trial",
-                          template_site=template)
+                          assets=template)
 
 
 def test_reference_solution_measures_fully(tiny_challenges, tmp_path, template):
@@ -30,11 +33,13 @@ def test_reference_solution_measures_fully(tiny_challenges, tmp_path, template):
     shutil.copytree(challenge.reference_dir, ctx.dirs.workspace, dirs_exist_ok=True)
     m = measure(challenge, ctx)
     assert m.build.success and m.build.commands[0].ok
-    assert (m.tests.passed, m.tests.failed, m.tests.source) == (2, 0, "junit")
+    assert (m.tests.passed, m.tests.failed, m.tests.collected, m.tests.source) == (2, 0, 2, "probe")
+    assert m.tests.test_files == ("tests/test_adder.py",)
     # 6 statements: both `def`s and add's return run; unused()'s if/return/return never do
     assert (m.coverage.covered_lines, m.coverage.total_lines) == (3, 6)
     assert m.quality.functions == 2 and m.quality.average_complexity == 1.5
     assert m.completeness.ratio == 1.0
+    assert m.completeness.found[-2:] == ("[min_files]", "[tests]")
     assert m.acceptance is not None and (m.acceptance.tests.passed, m.acceptance.tests.total) == (2, 2)
     assert (ctx.trial_dir / "logs" / "setup-1.log").is_file()
     assert "2 passed" in (ctx.trial_dir / "logs" / "test-1.log").read_text()
@@ -70,29 +75,48 @@ def test_setup_commands_never_touch_agentbenchs_environment(tiny_challenges, tmp
     import importlib.util
 
     assert importlib.util.find_spec("adder") is None
-    installed = list((ctx.dirs.scratch / "env").rglob("*adder*"))
+    installed = [p for p in ctx.dirs.base.glob("env-*/venv/**/*adder*")]
     assert installed, "the project was installed into the trial's own environment"
 
 
 def test_quality_ignores_tests_and_needs_functions(tmp_path):
     dirs = make_trial_dirs(tmp_path)
     write(dirs.workspace / "tests" / "test_x.py", "def test_a():\n    assert True\n")
-    challenge_stub = type("C", (), {"language": "python"})()
-    assert measure_quality(challenge_stub, dirs).average_complexity is None
+    sources = classify_sources(dirs.workspace)
+    assert measure_quality(sources.product, dirs.workspace).average_complexity is None
     write(dirs.workspace / "src" / "m.py", """\
         def f(x):
             if x:
                 return 1
             return 0
         """)
-    q = measure_quality(challenge_stub, dirs)
+    q = measure_quality(classify_sources(dirs.workspace).product, dirs.workspace)
     assert (q.functions, q.average_complexity) == (1, 2.0)
 
 
-def test_completeness_does_not_count_symlinks_out_of_the_workspace(tmp_path):
+def test_quality_average_is_exact(tmp_path):
     dirs = make_trial_dirs(tmp_path)
-    os.symlink("/etc/hostname", dirs.workspace / "README.md")
-    write(dirs.workspace / "a.py", "x = 1\n")
-    challenge_stub = type("C", (), {"expected_files": ("a.py", "README.md", "b.py")})()
-    m = measure_completeness(challenge_stub, dirs)
-    assert m.found == ("a.py",) and m.missing == ("README.md", "b.py")
+    # 2 functions of complexity 5 and 1 of complexity 4.999...: no rounding to 3 decimals
+    body = "def f{n}(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n" for i in range(4)) + "    return 0\n"
+    write(dirs.workspace / "m.py", "".join(body.format(n=n) for n in range(3)))
+    q = measure_quality(classify_sources(dirs.workspace).product, dirs.workspace)
+    assert q.average_complexity == 5.0
+    write(dirs.workspace / "n.py", "".join(f"def g{i}():\n    return 1\n" for i in range(9996)))
+    q = measure_quality(classify_sources(dirs.workspace).product, dirs.workspace)
+    assert q.average_complexity == pytest.approx((3 * 5 + 9996) / 9999)
+
+
+def test_completeness_counts_non_empty_regular_files_and_rubric_items(tiny_challenges, tmp_path):
+    challenge = load_challenge(tiny_challenges / "easy" / "adder.yaml")
+    dirs = make_trial_dirs(tmp_path)
+    os.symlink("/etc/hostname", dirs.workspace / "pyproject.toml")
+    write(dirs.workspace / "src" / "adder" / "__init__.py", "")  # empty: not found
+    write(dirs.workspace / "tests" / "test_adder.py", "def test_a():\n    pass\n")
+    none = TestMeasurement()
+    m = measure_completeness(challenge, dirs.workspace, none)
+    assert m.found == ("tests/test_adder.py",)
+    assert m.missing == ("pyproject.toml", "src/adder/__init__.py (empty)",
+                         "[min_files] (1 non-empty files, at least 3 expected)",
+                         "[tests] (no test file collected a test)")
+    collected = TestMeasurement(passed=1, collected=1, test_files=("tests/test_adder.py",))
+    assert "[tests]" in measure_completeness(challenge, dirs.workspace, collected).found

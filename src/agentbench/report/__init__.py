@@ -103,8 +103,9 @@ def pass_at_columns(comparison: Comparison) -> tuple[int, ...]:
 
 def component_columns(rubric: str) -> tuple[tuple[str, float], ...]:
     """(component, maximum points) of the rubric's weighted components, in the seed's order."""
-    weights = RUBRICS.get(rubric)
-    if weights is None:
+    spec = RUBRICS.get(rubric)
+    if spec is None:
         return tuple((name, 0.0) for name in COMPONENTS)
+    weights = spec.weights
     return tuple((name, getattr(weights, name)) for name in COMPONENTS
                  if getattr(weights, name) > 0)

@@ -44,7 +44,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -
         voiding.append(f"the JUnit report says {junit} passed, the probe saw {judged.passed}")
     tests = _measurement(judged, run, ctx.expected_acceptance_tests, voiding)
     measurement = AcceptanceMeasurement(tests=tests, tampering=(*planted, *voiding),
-                                        uncollected=max(0, (ctx.expected_acceptance_tests or 0) - judged.collected))
+                                        uncollected=_uncollected(judged, ctx.expected_acceptance_tests))
     return HiddenRun(measurement=measurement, outcomes=judged.outcomes)
 
 
@@ -93,8 +93,14 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     return _Run(tally=probed.tally, junit=junit, result=probed.result)
 
 
+def _uncollected(judged: Tally, expected: int | None) -> int:
+    """Hidden tests that never ran: short of the reference's count, or (count unknown) one per
+    module that failed to import."""
+    return max(0, expected - judged.collected) if expected else judged.collection_errors
+
+
 def _measurement(judged: Tally, run: _Run, expected: int | None, voiding: list[str]) -> TestMeasurement:
-    uncollected = max(0, (expected or 0) - judged.collected)
+    uncollected = _uncollected(judged, expected)
     problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
     return TestMeasurement(
         passed=0 if problem else judged.passed,

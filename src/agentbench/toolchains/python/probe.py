@@ -177,9 +177,10 @@ def _outcome(test: Mapping[str, Any], tampering: list[str]) -> str:
                              f"{raw.get(when, ('no report', False))[0]}")
     if not test.get("innermost", False):
         tampering.append(f"{test_id}: a plugin registered during the run wrapped the test reports")
-    if "failed" in reported.values() or any(o == "failed" for o, _ in raw.values()):
+    if "failed" in reported.values():
         return "failed"
-    if raw.get("call") == ("passed", False) and reported.get("call") == "passed":
+    clean = all(r == ("passed", False) for r in raw.values())
+    if clean and raw.get("call") == ("passed", False) and reported.get("call") == "passed":
         return "passed"
     if "skipped" in reported.values():
         return "skipped"

@@ -15,6 +15,7 @@ the harness rejects the run's counts.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Generator
@@ -24,6 +25,8 @@ import pytest
 
 _FD_VARIABLE = "AGENTBENCH_PROBE_FD"
 _NONCE_VARIABLE = "AGENTBENCH_PROBE_NONCE"
+_INNER_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_setup", "pytest_runtest_call",
+                "pytest_runtest_teardown", "pytest_pyfunc_call")
 _OUTCOME_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_call", "pytest_pyfunc_call",
                   "pytest_runtest_protocol", "pytest_runtestloop", "pytest_report_teststatus",
                   "pytest_runtest_logreport", "pytest_collection_modifyitems")
@@ -53,14 +56,61 @@ _NAME = f"agentbench-probe-{_CHANNEL.nonce[:12]}"
 
 
 class _Inner:
-    """Registered after collection: the innermost report wrapper, so it sees reports unaltered."""
+    """Registered after collection: the innermost wrappers, so they see what the tests really did.
+
+    They record, per test and phase, whether the phase raised (before any outer wrapper could
+    swallow the exception) and whether the test function was called at all (a `pytest_pyfunc_call`
+    that answers without calling it would otherwise pass a test that never ran)."""
 
     def __init__(self, probe: _Probe) -> None:
         self.probe = probe
+        self.raised: dict[tuple[str, str], bool] = {}
+        self.unrun: set[str] = set()
+
+    def _phase(self, item: Any, when: str) -> Generator[None, Any, Any]:
+        try:
+            return (yield)
+        except BaseException as exc:
+            if not isinstance(exc, pytest.skip.Exception):
+                self.raised[(item.nodeid, when)] = True
+            raise
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_runtest_setup(self, item: Any) -> Generator[None, Any, Any]:
+        return (yield from self._phase(item, "setup"))
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_runtest_call(self, item: Any) -> Generator[None, Any, Any]:
+        return (yield from self._phase(item, "call"))
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_runtest_teardown(self, item: Any, nextitem: Any) -> Generator[None, Any, Any]:
+        return (yield from self._phase(item, "teardown"))
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_pyfunc_call(self, pyfuncitem: Any) -> Generator[None, Any, Any]:
+        original, ran = pyfuncitem.obj, []
+
+        @functools.wraps(original)
+        def traced(*args: Any, **kwargs: Any) -> Any:
+            ran.append(True)
+            return original(*args, **kwargs)
+
+        pyfuncitem.obj = traced
+        try:
+            return (yield)
+        finally:
+            pyfuncitem.obj = original
+            if not ran:
+                self.unrun.add(pyfuncitem.nodeid)
 
     @pytest.hookimpl(wrapper=True, trylast=True)
     def pytest_runtest_makereport(self, item: Any, call: Any) -> Generator[None, Any, Any]:
         raised = call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception)
+        raised = raised or self.raised.pop((item.nodeid, call.when), False)
+        if call.when == "call" and item.nodeid in self.unrun:
+            self.unrun.discard(item.nodeid)
+            raised = True
         report = yield
         self.probe.raw.setdefault(item.nodeid, []).append([call.when, report.outcome, raised])
         return report
@@ -100,11 +150,15 @@ class _Probe:
                        "innermost": self.inner_is_innermost()})
 
     def inner_is_innermost(self) -> bool:
+        """Whether the probe's wrappers are still the innermost of every hook they watch."""
         if self.config_hook is None:
             return False
-        impls = self.config_hook.pytest_runtest_makereport.get_hookimpls()
-        wrappers = [i for i in impls if i.hookwrapper or getattr(i, "wrapper", False)]
-        return bool(wrappers) and wrappers[0].plugin is self.inner
+        for name in _INNER_HOOKS:
+            impls = getattr(self.config_hook, name).get_hookimpls()
+            wrappers = [i for i in impls if i.hookwrapper or getattr(i, "wrapper", False)]
+            if not wrappers or wrappers[0].plugin is not self.inner:
+                return False
+        return True
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: Any) -> None:
