@@ -123,7 +123,8 @@ def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs
                                                      run_marker=cancel.marker))
     start = time.monotonic()
     try:
-        result = _call_adapter(adapter, spec.challenge, dirs.workspace, context, config.agent_timeout_s)
+        result = _overrun(_call_adapter(adapter, spec.challenge, dirs.workspace, context,
+                                        config.agent_timeout_s), start, spec.challenge, config)
     except AgentBenchError:
         raise
     except Exception as exc:
@@ -133,6 +134,20 @@ def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs
         result = AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False,
                                error=f"adapter raised {type(exc).__name__}: {exc}")
     return result, round(time.monotonic() - start, 3)
+
+
+OVERRUN_GRACE_SECONDS = 1.0
+"""An agent still running this long after its time limit timed out, whatever its adapter says."""
+
+
+def _overrun(result: AdapterResult, start: float, challenge: Challenge, config: RunConfig) -> AdapterResult:
+    """The harness's clock decides timeouts too: an adapter that overran its limit timed out."""
+    limit = config.agent_timeout_s or challenge.time_limit_minutes * 60.0
+    seconds = time.monotonic() - start
+    if result.timed_out or seconds <= limit + OVERRUN_GRACE_SECONDS:
+        return result
+    return replace(result, timed_out=True, success=False,
+                   error=f"ran {seconds:.1f} s, over its {limit:g} s limit (timed by the harness)")
 
 
 def _call_adapter(adapter: AgentAdapter, challenge: Challenge, workspace: Path,

@@ -1,0 +1,84 @@
+"""Attack runs: every attack agent through `agentbench run` (a real subprocess), once per sandbox mode.
+
+One run per mode holds every agent, so the suite costs one harness start-up per mode. bubblewrap is
+installed by `.ci/run`; without it (and outside CI) the bwrap mode is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from agentbench.models import TrialRecord
+from agentbench.records import loads_run
+from tests.attacks.agents import AGENTS, CHALLENGES, agent_config
+
+collect_ignore_glob = ["challenges/*"]
+
+ROOT = Path(__file__).resolve().parents[2]
+MODES = ("none", "bwrap")
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    results: Path
+    records: dict[str, TrialRecord]
+
+    def trial(self, agent: str) -> TrialRecord:
+        return self.records[agent]
+
+    def trial_dir(self, agent: str) -> Path:
+        record = self.records[agent]
+        return self.results / self.run_id / record.logs_dir
+
+    @property
+    def run_id(self) -> str:
+        return next(iter(self.runs))
+
+    @property
+    def runs(self) -> set[str]:
+        return {p.parent.name for p in self.results.glob("*/run.json")}
+
+
+def needs_sandbox(mode: str) -> None:
+    if mode == "bwrap" and shutil.which("bwrap") is None:
+        if os.environ.get("CI"):
+            pytest.fail("bubblewrap is not installed (.ci/run installs it)")
+        pytest.skip("bubblewrap is not installed")
+
+
+def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *extra: str) -> AttackRun:
+    config = agent_config(folder, [a for a in agents if a in AGENTS])
+    results = folder / "results"
+    args = [sys.executable, "-m", "agentbench", "run", "--challenge", challenge,
+            "--challenges", str(CHALLENGES), "--results", str(results), "--agents-config", str(config),
+            "--sandbox", mode, "--jobs", "2", *extra]
+    for agent in agents:
+        args += ["--agent", agent]
+    proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = {}
+    for agent in agents:
+        (trial,) = loads_run((results / f"{agent}.json").read_text()).trials
+        records[agent] = trial
+    return AttackRun(results=results, records=records)
+
+
+@pytest.fixture(scope="module", params=MODES)
+def scoring_attacks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
+    """Every scoring attack, the reference, noop and the liar on easy/calc, in one run."""
+    needs_sandbox(request.param)
+    folder = tmp_path_factory.mktemp(f"attacks-{request.param}")
+    return agentbench_run(folder, ["reference", "noop", "liar", *AGENTS], "easy/calc", request.param)
+
+
+def outcomes(run: AttackRun, agent: str, name: str) -> dict:
+    return json.loads((run.trial_dir(agent) / "logs" / name).read_text())
