@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 from tests.attacks.agents import AGENTS
+from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
 
 def hidden(run: AttackRun, agent: str) -> tuple[int, int]:
