@@ -122,3 +122,11 @@ def test_scores_always_stay_between_0_and_100(built, passed, failed, covered, ex
     )
     total = score_trial(m, time_seconds=seconds, rubric=rubric).total
     assert 0.0 <= total <= 100.0 + 1e-9
+
+
+def test_rankings_differ_compares_both_orders():
+    from agentbench.scoring import rankings_differ
+
+    assert rankings_differ({"stub": (99.0, 2.0), "real": (95.0, 90.0)})
+    assert not rankings_differ({"a": (99.0, 90.0), "b": (95.0, 50.0)})
+    assert not rankings_differ({"a": (99.0, None), "b": (95.0, 50.0)})

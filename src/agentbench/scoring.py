@@ -121,16 +121,34 @@ def score_trial(
     )
 
 
-def challenge_means(trials: Iterable[TrialRecord]) -> dict[str, float]:
-    """Mean score per challenge over its scored trials, in first-seen order."""
+def trial_score(trial: TrialRecord, rubric: str | None = None) -> ScoreBreakdown | None:
+    """The trial's score under `rubric` (`seed`, `verified`; None: the run's own rubric)."""
+    if rubric is None:
+        return trial.score
+    return {"seed": trial.seed_score, "verified": trial.verified_score}.get(rubric)
+
+
+def challenge_means(trials: Iterable[TrialRecord], rubric: str | None = None) -> dict[str, float]:
+    """Mean score per challenge over its scored trials, in first-seen order (see `trial_score`)."""
     scores: dict[str, list[float]] = {}
     for trial in trials:
-        if trial.scored and trial.score is not None:
-            scores.setdefault(trial.challenge_id, []).append(trial.score.total)
+        score = trial_score(trial, rubric)
+        if trial.scored and score is not None:
+            scores.setdefault(trial.challenge_id, []).append(score.total)
     return {cid: fmean(values) for cid, values in scores.items()}
 
 
-def aggregate_score(trials: Iterable[TrialRecord]) -> float | None:
+def aggregate_score(trials: Iterable[TrialRecord], rubric: str | None = None) -> float | None:
     """The seed's aggregate: the arithmetic mean over challenges (None when nothing was scored)."""
-    means = challenge_means(trials)
+    means = challenge_means(trials, rubric)
     return fmean(means.values()) if means else None
+
+
+def rankings_differ(aggregates: Mapping[str, tuple[float | None, float | None]]) -> bool:
+    """Whether ordering agents by their first aggregate differs from ordering them by their second."""
+    both = {agent: pair for agent, pair in aggregates.items() if None not in pair}
+
+    def order(i: int) -> list[str]:
+        return sorted(both, key=lambda agent: (-(both[agent][i] or 0.0), agent))
+
+    return len(both) > 1 and order(0) != order(1)

@@ -124,3 +124,24 @@ def _print_summary(outcome: RunOutcome) -> None:
         console.print(aggregate_line(record))
         console.print(Text(f"results: {outcome.results_files[agent]}"))
     console.print(Text(f"run folder (prompts, transcripts, logs, workspaces): {outcome.run_dir}"))
+    _print_rubrics(outcome, console)
+
+
+def _print_rubrics(outcome: RunOutcome, console: Any) -> None:
+    """Each agent's seed and verified aggregates, and one line when they rank the agents apart."""
+    from rich.text import Text
+
+    from agentbench.scoring import aggregate_score, rankings_differ
+
+    pairs = {agent: (aggregate_score(r.trials, "seed"), aggregate_score(r.trials, "verified"))
+             for agent, r in outcome.records.items()}
+    shown = [f"{agent} {_figure(seed)} / {_figure(verified)}" for agent, (seed, verified) in pairs.items()]
+    console.print(Text("aggregate, seed / verified rubric (verified: every component x the hidden-test "
+                       "pass rate): " + ", ".join(shown)))
+    if rankings_differ(pairs):
+        console.print(Text("note: the seed and verified rubrics rank these agents differently; the "
+                           "verified ranking counts only work that passes the hidden tests", style="yellow"))
+
+
+def _figure(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,7 +13,9 @@ from agentbench.cli import challenges_option, output_console
 
 if TYPE_CHECKING:
     from rich.table import Table
+    from rich.text import Text
 
+    from agentbench.models import TrialRecord
     from agentbench.validation import ChallengeVerdict
 
 
@@ -60,12 +62,23 @@ def validation_table(verdicts: Sequence[ChallengeVerdict]) -> Table:
 
     from agentbench.report.terminal import safe_text, trial_cells
 
-    table = Table(title="challenge validation")
+    table = Table(title="challenge validation (scores: seed / verified rubric)")
     for column in ("Challenge", "Reference", "Ref. hidden", "Noop", "Noop hidden", "Verdict"):
         table.add_column(column, no_wrap=column == "Challenge")
     for v in verdicts:
         verdict = (Text("valid", style="green") if v.valid
                    else safe_text("\n".join(v.problems), "red"))
-        table.add_row(safe_text(v.challenge_id), *trial_cells(v.reference), *trial_cells(v.noop),
-                      verdict)
+        table.add_row(safe_text(v.challenge_id), *_cells(v.reference, trial_cells),
+                      *_cells(v.noop, trial_cells), verdict)
     return table
+
+
+def _cells(trial: TrialRecord | None, trial_cells: Callable[..., tuple[Text, Text]]) -> tuple[Text, Text]:
+    """Both rubrics' totals, then the hidden-test cell."""
+    from rich.text import Text
+
+    _, hidden = trial_cells(trial)
+    if trial is None:
+        return Text("-"), hidden
+    scores = [s.total for s in (trial.seed_score, trial.verified_score) if s is not None]
+    return Text(" / ".join(f"{total:.1f}" for total in scores) or "-"), hidden

@@ -1,0 +1,70 @@
+"""Measuring cost per trial: this checkout against another git revision, interleaved, whole processes.
+
+Run: python bench/measure_cost.py [--against REV] [--runs N] [--challenge ID]
+
+Each round runs `agentbench run --agent reference --challenge ID` once with this checkout's code and
+once with REV's (a temporary `git worktree`, imported through PYTHONPATH), alternating A B A B so a
+drift in the machine's speed hits both alike. It prints the median and spread of the whole process
+(start-up, loading, the trial, results writing) and of the trial's own `duration_s`, and the ratio
+A/B of the medians and the median of the per-round ratios. Temporary folders are removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_once(src: Path, challenge: str, results: Path) -> tuple[float, float]:
+    """(whole-process seconds, trial duration_s) of one reference run with the code in `src`."""
+    shutil.rmtree(results, ignore_errors=True)
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "agentbench", "run", "--agent", "reference", "--challenge",
+                    challenge, "--results", str(results)], check=True, capture_output=True, env=env,
+                   cwd=src.parent)
+    wall = time.perf_counter() - start
+    trial = json.loads((results / "reference.json").read_text())["trials"][0]
+    return wall, float(trial["duration_s"])
+
+
+def describe(values: list[float]) -> str:
+    return f"median {statistics.median(values):6.3f} s  (min {min(values):.3f}, max {max(values):.3f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", default="HEAD~1", help="git revision to compare with")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--challenge", default="easy/password-gen")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="agentbench-bench-") as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(old), args.against],
+                       check=True)
+        try:
+            rounds = [(run_once(ROOT / "src", args.challenge, Path(tmp) / "a"),
+                       run_once(old / "src", args.challenge, Path(tmp) / "b")) for _ in range(args.runs + 1)][1:]
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=True)
+    for index, label in ((0, "whole process"), (1, "trial duration_s")):
+        a = [r[0][index] for r in rounds]
+        b = [r[1][index] for r in rounds]
+        ratios = [x / y for x, y in zip(a, b, strict=True)]
+        print(f"{label}:\n  this checkout  {describe(a)}\n  {args.against:<14} {describe(b)}\n"
+              f"  ratio of medians {statistics.median(a) / statistics.median(b):.3f}, "
+              f"median of per-round ratios {statistics.median(ratios):.3f}")
+
+
+if __name__ == "__main__":
+    main()
