@@ -100,7 +100,8 @@ def test_planted_files_cannot_fake_a_pass_and_are_recorded(tmp_path):
     assert planted_tests.failed > 0
     tampering = set(planted.measurements.acceptance.tampering)
     assert {"conftest.py", "sitecustomize.py", "src/sitecustomize.py", "pytest.ini", "evil.pth"} <= tampering
-    assert any(t.startswith(".agentbench/") for t in tampering)
+    # hidden tests run from a harness folder outside the project: a planted copy of their path is inert
+    assert planted_tests.total == honest_tests.total
     assert honest.measurements.acceptance.tampering == ()
 
 
