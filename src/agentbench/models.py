@@ -346,6 +346,9 @@ class TrialRecord:
     agent_seconds: float | None = None
     """Wall-clock seconds of the agent as timed by the harness (what efficiency is scored on; the
     adapter's own figure stays in `adapter.time_taken_seconds`, for information)."""
+    cut: tuple[str, ...] = ()
+    """What the harness cut or refused in this trial, each with its reason (output dropped, files
+    not archived, limits hit)."""
     started_at: str
     """ISO-8601 UTC start time."""
     duration_s: float

@@ -104,6 +104,11 @@ def plan_trials(config: RunConfig) -> tuple[TrialSpec, ...]:
     )
 
 
+def trial_keys(config: RunConfig) -> tuple[tuple[str, str, int], ...]:
+    """(agent, challenge ID, trial) of every planned trial."""
+    return tuple((s.agent, s.challenge.id, s.trial) for s in plan_trials(config))
+
+
 def now_iso() -> str:
     """The current UTC time, ISO-8601 to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")

@@ -21,7 +21,7 @@ from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
 from agentbench.executors.local import run_local
 from agentbench.models import Challenge, RunRecord, TrialRecord
-from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials
+from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
 from agentbench.process import cgroups_available
 from agentbench.redaction import Secret, environment_secrets
 from agentbench.sandbox import Confinement, describe
@@ -86,7 +86,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
     progress = progress or NullProgress()
     versions = agent_versions(config)  # fails fast on an unknown agent or a missing CLI
     save_plan(config)
-    done = config.run_dir.finished()
+    done = config.run_dir.finished(trial_keys(config))
     todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
     progress.run_started(total=len(plan_trials(config)), skipped=len(done))
     if todo:
@@ -238,7 +238,7 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
 
 def _write_results(config: RunConfig, paths: dict[str, Path]) -> RunOutcome:
     order = {c.id: i for i, c in enumerate(config.challenges)}
-    finished = sorted((r for r in config.run_dir.finished().values() if r.challenge_id in order),
+    finished = sorted((r for r in config.run_dir.finished(trial_keys(config)).values()),
                       key=lambda r: (order[r.challenge_id], r.trial))
     records, files = {}, {}
     for agent in config.agents:
@@ -258,8 +258,7 @@ def regrade(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
     """
     progress = progress or NullProgress()
     by_id = {c.id: c for c in config.challenges}
-    finished = [r for r in config.run_dir.finished().values()
-                if r.adapter is not None and r.challenge_id in by_id]
+    finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
     shared = prepare_shared(config, by_id.values())
     for record in finished:

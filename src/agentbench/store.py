@@ -7,7 +7,8 @@
         trials/<agent>/<tier>/<name>/trial-<n>/
           prompt.md  agent/  logs/  coverage.json  workspace/  record.json
 
-A trial is finished when its `record.json` exists; every file is written to a temporary name and
+A trial is finished when its `record.json` exists at its exact path and reads back as that trial's
+record (nothing else in a trial folder is ever read as a record); every file is written to a temporary name and
 renamed into place, so a crash never leaves a half-written record and a resumed run skips exactly the
 finished trials.
 """
@@ -18,6 +19,7 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +35,8 @@ from agentbench.records import (
 )
 
 RECORD_NAME = "record.json"
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""A trial record larger than this is not read (it was not written by the harness)."""
 PLAN_NAME = "run.json"
 
 
@@ -70,7 +74,9 @@ def write_atomic(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            # NOTE: names from an agent's workspace may hold undecodable bytes (surrogates): they are
+            # written escaped rather than crash the run.
+            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -118,13 +124,29 @@ class RunDir:
         path = self.trial_dir(record.agent, record.challenge_id, record.trial) / RECORD_NAME
         write_atomic(path, dumps_trial(record))
 
-    def finished(self) -> dict[tuple[str, str, int], TrialRecord]:
-        """Every finished trial, keyed by (agent, challenge ID, trial number)."""
+    def finished(self, keys: Iterable[tuple[str, str, int]]) -> dict[tuple[str, str, int], TrialRecord]:
+        """The finished trials among `keys` (agent, challenge ID, trial number).
+
+        Only the record the harness writes for each planned trial is read, at its exact path (never a
+        search through trial folders, whose archived workspaces hold anything an agent wrote). A
+        record that is unreadable, malformed or about another trial counts as unfinished: the trial
+        runs again and its record is replaced.
+        """
         found = {}
-        for path in sorted((self.root / "trials").glob(f"**/{RECORD_NAME}")):
-            record = loads_trial(path.read_text(encoding="utf-8"), str(path))
-            found[(record.agent, record.challenge_id, record.trial)] = record
+        for key in keys:
+            record = self._read_record(self.trial_dir(*key) / RECORD_NAME)
+            if record is not None and (record.agent, record.challenge_id, record.trial) == key:
+                found[key] = record
         return found
+
+    @staticmethod
+    def _read_record(path: Path) -> TrialRecord | None:
+        try:
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_RECORD_BYTES:
+                return None
+            return loads_trial(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, UnicodeDecodeError, ResultsFileError, RecursionError):
+            return None
 
 
 def write_results(path: Path, run: RunRecord) -> None:

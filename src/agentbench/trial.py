@@ -94,7 +94,7 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
             agent, seconds = _timed_agent(adapter, spec, config, dirs, trial_dir, cancel)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
-            archive_workspace(dirs.workspace, trial_dir / "workspace")
+            base = replace(base, cut=archive_workspace(dirs.workspace, trial_dir / "workspace"))
             measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel.marker))
             cancel.check()
     except (AgentBenchError, OSError) as exc:
@@ -125,8 +125,8 @@ def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs
     try:
         result = _overrun(_call_adapter(adapter, spec.challenge, dirs.workspace, context,
                                         config.agent_timeout_s), start, spec.challenge, config)
-    except AgentBenchError:
-        raise
+    except (AgentBenchError, OSError):
+        raise  # NOTE: the harness's or machine's failure (e.g. a full disk): infra_error, retried
     except Exception as exc:
         cancel.check()
         context.logs_dir.mkdir(parents=True, exist_ok=True)
@@ -185,7 +185,8 @@ def _measure(challenge: Challenge, ctx: MeasureContext) -> Measurements | str:
 
 def _verifier_error(ctx: MeasureContext, exc: Exception) -> str:
     with contextlib.suppress(OSError):
-        (ctx.logs() / "verifier-exception.log").write_text(traceback.format_exc(), encoding="utf-8")
+        (ctx.logs() / "verifier-exception.log").write_text(traceback.format_exc(), encoding="utf-8",
+                                                          errors="backslashreplace")
     return f"measuring failed: {type(exc).__name__}: {exc}"
 
 
@@ -210,6 +211,7 @@ class _Record:
     clock: float
     logs_dir: str
     isolation: str
+    cut: tuple[str, ...] = ()
 
     def build(self, status: TrialStatus, adapter: AdapterResult | None,
               measurements: Measurements | None, config: RunConfig, error: str | None,
@@ -224,7 +226,7 @@ class _Record:
             status=status, adapter=adapter, measurements=measurements, seed_score=seed, score=score,
             verified_score=verified, agent_seconds=agent_seconds, started_at=self.started_at,
             duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
-            isolation=self.isolation, error=error,
+            isolation=self.isolation, error=error, cut=self.cut,
         )
 
     def _score(self, measurements: Measurements, seconds: float, timed_out: bool, rubric: str) -> Any:
@@ -257,7 +259,7 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
             copy_tree(trial_dir / "workspace", dirs.workspace)
         measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, None))
     base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
-                   logs_dir=record.logs_dir, isolation=record.isolation)
+                   logs_dir=record.logs_dir, isolation=record.isolation, cut=record.cut)
     if isinstance(measured, str):
         return base.build(TrialStatus.VERIFIER_ERROR, record.adapter, None, config, measured,
                           record.agent_seconds)

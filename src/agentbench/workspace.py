@@ -8,6 +8,7 @@ symlinks are recorded, never followed out) so every trial stays inspectable and 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import os
@@ -97,14 +98,15 @@ def agent_files(workspace: Path, suffixes: tuple[str, ...] = ()) -> tuple[Path, 
 
 
 def archive_workspace(workspace: Path, dest: Path, max_bytes: int = 50 * 1024 * 1024) -> tuple[str, ...]:
-    """Copy the agent's files into the trial folder, up to `max_bytes`; return what was left out."""
+    """Copy the agent's files into the trial folder, up to `max_bytes`; say what was left out and why."""
     left_out = []
     used = 0
     for path in agent_files(workspace):
         size = path.stat().st_size
         rel = path.relative_to(workspace)
         if used + size > max_bytes:
-            left_out.append(str(rel))
+            left_out.append(f"{display_name(rel)} ({size} bytes) not archived: the archive keeps at "
+                            f"most {max_bytes // (1024 * 1024)} MiB per trial")
             continue
         used += size
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -146,13 +148,35 @@ def unpack_tree(data: bytes, dest: Path) -> None:
 
 
 def remove_escaping_symlinks(workspace: Path) -> tuple[str, ...]:
-    """Delete symlinks that point outside the workspace (so nothing measured reads host files)."""
-    root = workspace.resolve()
+    """Delete symlinks that point outside the workspace or into a loop (so nothing measured reads
+    host files, and nothing trips on a loop); return them as `name -> target`."""
+    root = os.path.realpath(workspace)
     removed = []
     for dirpath, dirnames, filenames in os.walk(workspace, followlinks=False):
         for name in [*dirnames, *filenames]:
             path = Path(dirpath) / name
-            if path.is_symlink() and not path.resolve().is_relative_to(root):
-                removed.append(f"{path.relative_to(workspace)} -> {os.readlink(path)}")
+            if not path.is_symlink():
+                continue
+            try:
+                target = os.path.realpath(path, strict=True)
+                escapes = os.path.commonpath([root, target]) != root
+            except (OSError, ValueError):
+                escapes = not os.path.lexists(os.path.realpath(path)) or _loops(path)
+            if escapes:
+                removed.append(f"{display_name(path.relative_to(workspace))} -> "
+                               f"{display_name(Path(os.readlink(path)))}")
                 path.unlink()
     return tuple(sorted(removed))
+
+
+def _loops(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def display_name(path: Path | str) -> str:
+    """A path as text that is always valid UTF-8 (undecodable bytes shown as \\xNN escapes)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")

@@ -159,11 +159,15 @@ AGENTS: dict[str, dict[str, str]] = {
 
 AGENT_SCRIPT = '''\
 import json, os, pathlib, sys
-for name, text in json.loads(pathlib.Path(sys.argv[1]).read_text()).items():
+files = json.loads(pathlib.Path(sys.argv[1]).read_text())
+extra = files.pop(EXTRA, "")
+for name, text in files.items():
     path = pathlib.Path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
-'''
+exec(extra)
+'''.replace("EXTRA", repr("__python__"))
+"""Writes the files of its spec, then runs the spec's `__python__` code, if any."""
 
 
 def agent_config(folder: Path, names: list[str]) -> Path:
@@ -177,6 +181,7 @@ def agent_config(folder: Path, names: list[str]) -> Path:
         lines.append(f'[agents.{name}]\nadapter = "command"\n'
                      f'command = ["{sys.executable}", "{script}", "{spec}"]\n')
     lines.append('[agents.liar]\nadapter = "tests.attacks.liar:LiarAdapter"\n')
+    lines.append('[agents.full-disk]\nadapter = "tests.attacks.liar:FullDiskAdapter"\n')
     config = folder / "agents.toml"
     config.write_text("\n".join(lines))
     return config

@@ -23,3 +23,16 @@ class LiarAdapter(AgentAdapter):
         time.sleep(3)
         shutil.copytree(REFERENCE, output_dir, dirs_exist_ok=True)
         return AdapterResult(time_taken_seconds=0.0, prompts_used=1, success=True)
+
+
+class FullDiskAdapter(AgentAdapter):
+    """An adapter whose machine runs out of disk while the agent works."""
+
+    @property
+    def name(self) -> str:
+        return "full-disk"
+
+    def run_challenge(self, prompt: str, output_dir: Path, time_limit_minutes: int = 30) -> AdapterResult:
+        import errno
+
+        raise OSError(errno.ENOSPC, "No space left on device")

@@ -30,7 +30,7 @@ def measure_quality(files: Sequence[Path], workspace: Path, log: Path | None = N
     if log is not None:
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text("".join(f"{cc:4d}  {name}  ({path})\n" for path, name, cc in functions)
-                       or "no function found\n", encoding="utf-8")
+                       or "no function found\n", encoding="utf-8", errors="backslashreplace")
     complexities = [cc for _, _, cc in functions]
     return QualityMeasurement(
         average_complexity=fmean(complexities) if complexities else None,

@@ -95,4 +95,4 @@ def _write_report(ctx: MeasureContext, per_file: dict[str, tuple[int, int]], pro
     lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
     (ctx.logs() / "coverage.log").write_text(
         "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
-        encoding="utf-8")
+        encoding="utf-8", errors="backslashreplace")

@@ -1,0 +1,132 @@
+"""Issue: harness integrity. An agent never breaks the run, never plants results, and an interrupted
+run resumes to the same scores. End to end through `agentbench run`, in both sandbox modes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from agentbench.models import ScoreBreakdown, TrialRecord, TrialStatus
+from agentbench.records import dumps_trial, loads_run
+from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config
+from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
+
+
+def forged(agent: str) -> str:
+    """A valid trial record scoring 100, as an agent would plant it."""
+    full = ScoreBreakdown(rubric="seed", build=25, tests=20, coverage=15, quality=15, completeness=15,
+                          efficiency=10)
+    return dumps_trial(TrialRecord(agent=agent, challenge_id="easy/calc", trial=1,
+                                   status=TrialStatus.COMPLETED, adapter=None, measurements=None,
+                                   seed_score=full, score=full, verified_score=full,
+                                   started_at="2026-01-01T00:00:00+00:00", duration_s=1.0,
+                                   logs_dir=f"trials/{agent}/easy/calc/trial-1"))
+
+
+HARNESS_AGENTS = {
+    # a record.json with score 100 for itself and one for another agent, a malformed one, a deep one
+    "record-planter": {**AGENTS["stub"], "record.json": forged("record-planter"),
+                       "trials/noop/easy/calc/trial-2/record.json": forged("noop"),
+                       "x/record.json": "{not json", "y/record.json": "[" * 100000},
+    # file names that are not valid UTF-8, and symlink loops
+    "odd-names": {**REF, "__python__": '''
+import os
+os.symlink("a", "b"); os.symlink("b", "a")
+open(b"src/calc/bad\\xff.py", "w").write("def f():\\n    return 1\\n")
+open(b"notes-\\xfe\\n.txt", "w").write("x")
+'''},
+}
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def harness_attacks(request, tmp_path_factory):
+    needs_sandbox(request.param)
+    AGENTS.update(HARNESS_AGENTS)
+    try:
+        folder = tmp_path_factory.mktemp(f"harness-{request.param}")
+        return agentbench_run(folder, ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
+                              request.param, "--retries", "1")
+    finally:
+        for name in HARNESS_AGENTS:
+            AGENTS.pop(name)
+
+
+def test_planted_records_change_no_result(harness_attacks):
+    planter = harness_attacks.trial("record-planter")
+    assert planter.verified_score.total <= 10  # a stub, scored as one
+    noop = harness_attacks.trial("noop")
+    assert noop.seed_score.total <= 10 and noop.verified_score.total == 0
+    kept = harness_attacks.trial_dir("record-planter") / "workspace"
+    assert (kept / "record.json").is_file() and (kept / "y" / "record.json").is_file()
+
+
+def test_odd_file_names_and_symlink_loops_are_scored_not_crashed_on(harness_attacks):
+    trial = harness_attacks.trial("odd-names")
+    assert trial.status == "completed" and trial.scored
+    assert trial.measurements.acceptance.tests.passed == 10
+    assert {"a -> b", "b -> a"} <= set(trial.measurements.removed_symlinks)
+    assert trial.measurements.quality.files == 3  # __init__, ops and the undecodable one
+
+
+def test_a_full_disk_during_the_agent_phase_is_the_infrastructures_failure(harness_attacks):
+    trial = harness_attacks.trial("full-disk")
+    assert trial.status == "infra_error" and not trial.scored
+    assert "No space left" in trial.error
+
+
+def test_a_malformed_record_never_breaks_resume(tmp_path):
+    results = tmp_path / "r"
+    args = [sys.executable, "-m", "agentbench", "run", "--agent", "noop", "--agent", "reference",
+            "--challenge", "easy/calc", "--challenges", str(CHALLENGES), "--results", str(results),
+            "--run-id", "m"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    assert subprocess.run(args, cwd=ROOT, capture_output=True, env=env).returncode == 0
+    record = results / "m" / "trials" / "noop" / "easy" / "calc" / "trial-1" / "record.json"
+    record.write_text("[" * 100000)
+    resumed = subprocess.run([sys.executable, "-m", "agentbench", "run", "--resume", "m", "--results",
+                              str(results)], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    (noop,) = loads_run((results / "noop.json").read_text()).trials
+    assert noop.seed_score.total == 10.0  # run again, record replaced
+
+
+def test_ctrl_c_while_tests_run_then_resume_gives_the_uninterrupted_scores(tmp_path):
+    """The agent is quick; its own tests are slow. Ctrl-C lands while they run."""
+    started = tmp_path / "tests-started"
+    slow = {**REF, "tests/test_slow.py": (
+        "import pathlib, time\n\n\ndef test_slow():\n"
+        f"    pathlib.Path({str(started)!r}).write_text('x')\n    time.sleep(4)\n")}
+    AGENTS["slow-tests"] = slow
+    try:
+        config = agent_config(tmp_path, ["slow-tests"])
+    finally:
+        AGENTS.pop("slow-tests")
+    results = tmp_path / "r"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    base = [sys.executable, "-m", "agentbench", "run", "--agent", "slow-tests", "--challenge",
+            "easy/calc", "--challenges", str(CHALLENGES), "--agents-config", str(config)]
+    reference = subprocess.run([*base, "--results", str(tmp_path / "ref")], cwd=ROOT, env=env,
+                               capture_output=True, text=True, timeout=300)
+    assert reference.returncode == 0, reference.stderr
+    started.unlink()
+    proc = subprocess.Popen([*base, "--results", str(results), "--run-id", "c"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert not (results / "c" / "trials" / "slow-tests" / "easy" / "calc" / "trial-1" / "record.json").exists()
+    resumed = subprocess.run([sys.executable, "-m", "agentbench", "run", "--resume", "c", "--results",
+                              str(results)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    (after,) = loads_run((results / "slow-tests.json").read_text()).trials
+    (before,) = loads_run((tmp_path / "ref" / "slow-tests.json").read_text()).trials
+    assert after.measurements.tests.passed == before.measurements.tests.passed == 6
+    assert after.seed_score.total == pytest.approx(before.seed_score.total, abs=0.5)
