@@ -75,3 +75,10 @@ class UnknownAdapterError(UsageError):
 
 class RunError(AgentBenchError):
     """The run itself could not proceed (e.g. the results directory is not writable)."""
+
+
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C): the current trial is abandoned, never recorded.
+
+    Deliberately not an AgentBenchError: nothing may turn it into a trial status.
+    """

@@ -25,7 +25,7 @@ from typing import Any
 from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
-from agentbench.errors import AgentBenchError
+from agentbench.errors import AgentBenchError, Interrupted
 from agentbench.metrics import measure
 from agentbench.models import AdapterResult, Challenge, Measurements, TrialRecord, TrialStatus
 from agentbench.plan import RunConfig, TrialSpec, now_iso
@@ -36,9 +36,8 @@ from agentbench.scoring import RUBRICS, score_trial
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.workspace import TrialDirs, archive_workspace, copy_tree, make_trial_dirs
 
-
-class Cancelled(Exception):
-    """The run was interrupted; the current trial is abandoned, not recorded."""
+Cancelled = Interrupted
+"""The run was interrupted; the current trial is abandoned, not recorded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +94,7 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
             base = replace(base, cut=archive_workspace(dirs.workspace, trial_dir / "workspace"))
-            measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel.marker))
+            measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel))
             cancel.check()
     except (AgentBenchError, OSError) as exc:
         cancel.check()
@@ -106,12 +105,14 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
 
 
 def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialDirs,
-             trial_dir: Path, run_marker: str | None) -> MeasureContext:
+             trial_dir: Path, cancel: Cancel | None) -> MeasureContext:
     language = get_toolchain(spec.challenge.language).name
     return MeasureContext(dirs=dirs, trial_dir=trial_dir, assets=shared.assets[language],
                           command_timeout_s=config.command_timeout_s,
                           expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
-                          sandbox=config.sandbox, limits=config.limits, run_marker=run_marker)
+                          sandbox=config.sandbox, limits=config.limits,
+                          run_marker=cancel.marker if cancel else None,
+                          interrupted=cancel.event if cancel else None)
 
 
 def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs: TrialDirs,
@@ -175,6 +176,8 @@ def _measure(challenge: Challenge, ctx: MeasureContext) -> Measurements | str:
     machine's own failures (INFRA_ERRNOS), re-raised as the infrastructure's."""
     try:
         return measure(challenge, ctx)
+    except Interrupted:
+        raise
     except OSError as exc:
         if exc.errno in INFRA_ERRNOS:
             raise

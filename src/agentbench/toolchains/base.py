@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 import shlex
 import tempfile
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from agentbench import process
+from agentbench.errors import Interrupted
 from agentbench.models import (
     AcceptanceMeasurement,
     AcceptanceSpec,
@@ -57,6 +59,8 @@ class MeasureContext:
     """Resource limits of every command."""
     run_marker: str | None = None
     """The run's process marker (Ctrl-C kills every process carrying it)."""
+    interrupted: threading.Event | None = None
+    """Set when the run is interrupted: no further command starts (`run_command` raises)."""
 
     def confinement(self, *writable: Path, readable: tuple[Path, ...] = ()) -> Confinement:
         """Commands may write the workspace, home, temp and the given folders only."""
@@ -190,7 +194,9 @@ class CommandSpec:
 
 
 def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> CommandResult:
-    """Run one command, logging to the trial's log folder."""
+    """Run one command, logging to the trial's log folder (Interrupted once the run was interrupted)."""
+    if ctx.interrupted is not None and ctx.interrupted.is_set():
+        raise Interrupted
     logs = ctx.logs()
     result = process.run(
         list(spec.argv) or command_argv(spec.command), cwd=spec.cwd or ctx.dirs.workspace,
