@@ -8,10 +8,14 @@ built in or when listing; one that fails to load is reported by name, never a cr
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 from agentbench.errors import UsageError
-from agentbench.toolchains.base import Toolchain
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from agentbench.toolchains.base import Toolchain
 
 ENTRY_POINT_GROUP = "agentbench.toolchains"
 
@@ -41,7 +45,7 @@ def get_toolchain(language: str) -> Toolchain:
     builtin = canonical_language(name)
     if builtin is not None:
         return _load(_BUILTIN[builtin], builtin)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
+    for entry in _entry_points():
         if entry.name.lower() == name:
             try:
                 return _checked(entry.load()(), entry.name)
@@ -57,8 +61,14 @@ def get_toolchain(language: str) -> Toolchain:
 def available_languages() -> tuple[str, ...]:
     """Every language a toolchain is installed for."""
     names = set(_BUILTIN)
-    names.update(entry.name.lower() for entry in entry_points(group=ENTRY_POINT_GROUP))
+    names.update(entry.name.lower() for entry in _entry_points())
     return tuple(sorted(names))
+
+
+def _entry_points() -> tuple[EntryPoint, ...]:
+    from importlib.metadata import entry_points
+
+    return tuple(entry_points(group=ENTRY_POINT_GROUP))
 
 
 def _load(spec: str, name: str) -> Toolchain:
@@ -67,6 +77,8 @@ def _load(spec: str, name: str) -> Toolchain:
 
 
 def _checked(toolchain: object, name: str) -> Toolchain:
+    from agentbench.toolchains.base import Toolchain
+
     if not isinstance(toolchain, Toolchain):
         raise UnknownLanguageError(f"the toolchain registered for '{name}' does not implement "
                                    "agentbench.toolchains.Toolchain")
