@@ -100,3 +100,20 @@ def test_unknown_status_is_refused():
 def test_not_an_object_is_refused():
     with pytest.raises(ResultsFileError, match="expected a JSON object"):
         loads_run("[1, 2]", "r.json")
+
+
+def test_results_files_get_the_users_umask_permissions(tmp_path):
+    import os
+    import stat
+
+    from agentbench.store import write_atomic
+
+    old = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "a.json", "{}")
+        os.umask(0o077)
+        write_atomic(tmp_path / "b.json", "{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a.json").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "b.json").stat().st_mode) == 0o600

@@ -80,6 +80,7 @@ def write_atomic(path: Path, text: str) -> None:
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
+            os.chmod(tmp, 0o666 & ~_umask())  # NOTE: mkstemp makes 0600; results are ordinary files
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -88,6 +89,17 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as exc:
         raise RunError(f"cannot write {path}: {exc.strerror or exc}",
                        "check that the results folder is writable and the disk is not full") from exc
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux); 022 where it cannot be read."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
 
 
 @dataclass(frozen=True, slots=True)
