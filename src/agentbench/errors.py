@@ -77,6 +77,12 @@ class RunError(AgentBenchError):
     """The run itself could not proceed (e.g. the results directory is not writable)."""
 
 
+class RunInterruptedError(AgentBenchError):
+    """The user interrupted a run (Ctrl-C); its hint is the exact command that resumes it."""
+
+    exit_code = 130
+
+
 class Interrupted(Exception):
     """The run was interrupted (Ctrl-C): the current trial is abandoned, never recorded.
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentbench.errors import ResultsFileError, RunError
+from agentbench.errors import ResultsFileError, RunError, UsageError
 from agentbench.models import RunRecord, TrialRecord
 from agentbench.records import (
     dumps_run,
@@ -126,8 +126,8 @@ class RunDir:
         try:
             return from_jsonable(RunPlan, json.loads(path.read_text(encoding="utf-8")))
         except FileNotFoundError:
-            raise RunError(f"{self.root} is not a run folder (no {PLAN_NAME})",
-                           "pass the ID of a run under the results folder") from None
+            raise UsageError(f"{self.root} is not a run folder (no {PLAN_NAME})",
+                             "pass the ID of a run under the results folder (see its subfolders)") from None
         except (ValueError, OSError) as exc:
             raise ResultsFileError(path, f"unreadable run plan: {exc}") from None
 

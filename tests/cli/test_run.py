@@ -77,12 +77,37 @@ def test_resume_runs_only_unfinished_trials(capsys, tmp_path: Path, tiny_challen
         (["run", "--challenge", "easy/password-gen"], "no agent given"),
         (["run", "--agent", "noop", "--challenge", "easy/nope"], "no such challenge 'easy/nope'"),
         (["run", "--resume", "missing-run"], "is not a run folder"),
+        (["regrade", "missing-run"], "is not a run folder"),
+        (["run", "--agent", "noop", "--tier", "easy", "--jobs", "0"], "--jobs"),
+        (["run", "--agent", "noop", "--tier", "easy", "--trials", "-1"], "--trials"),
+        (["run", "--agent", "noop", "--tier", "bogus"], "--tier"),
+        (["run", "--agent", "noop", "--tier", "easy", "--rubric", "foo"], "--rubric"),
     ],
 )
-def test_bad_run_options_give_clear_errors(capsys, tmp_path: Path, args, message):
+def test_bad_run_options_give_one_clear_error_and_exit_2(capsys, tmp_path: Path, args, message):
     r = invoke(capsys, *args, "--results", str(tmp_path))
-    assert r.exit_code in (1, 2)
-    assert message in r.err and "Traceback" not in r.err
+    assert r.exit_code == 2
+    assert message in r.err and "Traceback" not in r.err and "Usage:" not in r.err
+    lines = r.err.strip().splitlines()
+    assert lines[0].startswith("error: ") and lines[-1].startswith("hint: ")
+
+
+def test_resume_applies_how_to_run_options_and_refuses_plan_changes(capsys, tmp_path, tiny_challenges):
+    args = ["run", "--agent", "noop", "--challenge", "easy/adder", "--trials", "3", "--challenges",
+            str(tiny_challenges), "--results", str(tmp_path), "--run-id", "rs"]
+    assert invoke(capsys, *args).exit_code == 0
+    for n in (2, 3):
+        (tmp_path / "rs" / "trials" / "noop" / "easy" / "adder" / f"trial-{n}" / "record.json").unlink()
+    from agentbench.cli.run import resume_with_options, resumed_config
+
+    options = {"jobs": 4, "retries": 3, "executor": "local", "executor_address": None, "output": None}
+    config = resume_with_options(resumed_config(tmp_path, "rs"), options, frozenset({"jobs"}))
+    assert (config.jobs, config.retries, config.trials) == (4, 3, 3)
+    r = invoke(capsys, "run", "--resume", "rs", "--results", str(tmp_path), "--agent", "reference")
+    assert r.exit_code == 2 and "--agent cannot change a run" in r.err
+    r = invoke(capsys, "run", "--resume", "rs", "--results", str(tmp_path), "--jobs", "2")
+    assert r.exit_code == 0, r.err
+    assert len(loads_run((tmp_path / "noop.json").read_text()).trials) == 3
 
 
 def test_regrade_rescores_kept_workspaces_without_rerunning_the_agent(capsys, tmp_path, tiny_challenges):

@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _print_error(exc.message, exc.hint)
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        _print_error(exc.format_message(), _usage_hint(exc))
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.Abort):
         _print_error("interrupted", "finished trials are kept; resume with `agentbench run --resume RUN_ID`")
@@ -115,6 +115,13 @@ def output_console() -> Any:
 
     console = Console(highlight=False)
     return console if console.is_terminal else Console(highlight=False, width=160)
+
+
+def _usage_hint(exc: click.ClickException) -> str:
+    """Where to read about the command whose options were wrong."""
+    context = getattr(exc, "ctx", None)
+    path = context.command_path if context is not None else "agentbench"
+    return f"see `{path} --help`"
 
 
 def _print_error(message: str, hint: str | None) -> None:

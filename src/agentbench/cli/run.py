@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import shlex
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from agentbench.cli import agents_config_option, challenges_option, output_console
-from agentbench.errors import UsageError
+from agentbench.errors import RunInterruptedError, UsageError
 from agentbench.executors import EXECUTORS
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
@@ -33,7 +35,8 @@ from agentbench.store import RunDir
 @click.option("--retries", type=click.IntRange(min=0), default=1, show_default=True,
               help="Retries of a trial that hit an infrastructure error.")
 @click.option("--rubric", type=click.Choice(sorted(RUBRICS)), default="seed", show_default=True,
-              help="Score weighting: the seed's, or `verified` (hidden tests carry 45 points).")
+              help="Score weighting: the seed's, or `verified` (every seed component x the hidden-test "
+                   "pass rate). Both are always recorded.")
 @click.option("--model", help="Model name passed to the agent CLIs.")
 @click.option("--sandbox", type=click.Choice(SANDBOXES), default="none", show_default=True,
               help="Confine agents and commands: `bwrap` = PID namespace, read-only host, only the "
@@ -60,17 +63,30 @@ def command(**options: Any) -> None:
     """
     from agentbench.cli.progress import RichProgress
 
-    config, output_paths = build_config(options)
-    with RichProgress() as progress:
-        outcome = execute(config, progress, output_paths)
+    config, output_paths = build_config(options, _given(click.get_current_context()))
+    try:
+        with RichProgress() as progress:
+            outcome = execute(config, progress, output_paths)
+    except KeyboardInterrupt:
+        command = shlex.join(["agentbench", "run", "--resume", config.run_id,
+                              "--results", str(config.results_dir)])
+        raise RunInterruptedError(f"interrupted; finished trials of run {config.run_id} are kept",
+                                  f"resume with: {command}") from None
     _print_summary(outcome)
 
 
-def build_config(options: dict[str, Any]) -> tuple[RunConfig, dict[str, Path]]:
+def _given(context: click.Context) -> frozenset[str]:
+    """Options given on the command line (not defaults)."""
+    return frozenset(name for name in context.params
+                     if context.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE)
+
+
+def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -> tuple[RunConfig, dict[str, Path]]:
     """Turn CLI options into a RunConfig (fresh, or resumed from its run plan) and results paths."""
     results_dir: Path = options["results_dir"]
     if options["resume_id"]:
-        return resumed_config(results_dir, options["resume_id"]), {}
+        config = resume_with_options(resumed_config(results_dir, options["resume_id"]), options, given)
+        return config, ({config.agents[0]: options["output"]} if options["output"] else {})
     agents = tuple(options["agents"])
     if not agents:
         raise UsageError("no agent given", "pass --agent NAME, e.g. --agent reference")
@@ -111,6 +127,27 @@ def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
         agent_configs=tuple(load_agents_config(
             Path(plan.agents_config) if plan.agents_config else None).items()),
     )
+
+
+PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "run_all", "trials", "rubric", "model", "sandbox",
+                "agent_timeout", "run_id", "challenge_dirs", "agents_config")
+"""Options that define what a run is: fixed by its plan once it started."""
+
+_FLAGS = {"agents": "--agent", "challenge_ids": "--challenge", "run_all": "--all",
+          "challenge_dirs": "--challenges"}
+
+
+def resume_with_options(config: RunConfig, options: dict[str, Any], given: frozenset[str]) -> RunConfig:
+    """Apply the options that say how to run (jobs, retries, executor, output) to a resumed run."""
+    conflicting = sorted(name for name in PLAN_OPTIONS if name in given)
+    if conflicting:
+        flags = ", ".join(_FLAGS.get(name, "--" + name.replace("_", "-")) for name in conflicting)
+        raise UsageError(f"{flags} cannot change a run that already started (run {config.run_id})",
+                         "drop them to resume it as planned, or start a new run without --resume")
+    if options["output"] and len(config.agents) > 1:
+        raise UsageError("--output takes one agent", "drop --output: each agent gets RESULTS/<agent>.json")
+    return replace(config, jobs=options["jobs"], retries=options["retries"],
+                   executor=options["executor"], executor_address=options["executor_address"])
 
 
 def _print_summary(outcome: RunOutcome) -> None:
