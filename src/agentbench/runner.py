@@ -11,7 +11,7 @@ from __future__ import annotations
 import tempfile
 import threading
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -40,6 +40,9 @@ class Progress(Protocol):
     def run_started(self, total: int, skipped: int) -> None:
         """`total` trials planned, `skipped` of them already finished."""
 
+    def note(self, message: str) -> None:
+        """Something worth saying about the run (e.g. a one-off build of a scoring environment)."""
+
     def trial_started(self, spec: TrialSpec) -> None:
         """A trial began."""
 
@@ -51,6 +54,9 @@ class NullProgress:
     """A Progress that ignores everything."""
 
     def run_started(self, total: int, skipped: int) -> None:
+        """Ignore."""
+
+    def note(self, message: str) -> None:
         """Ignore."""
 
     def trial_started(self, spec: TrialSpec) -> None:
@@ -93,19 +99,21 @@ def execute(config: RunConfig, progress: Progress | None = None,
         if config.executor == "dask":
             _run_dask(todo, config, progress)
         else:
-            shared = prepare_shared(config, {s.challenge for s in todo}, versions)
+            shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
             _run_pool(todo, config, shared, progress)
     return _write_results(config, results_paths or {})
 
 
 def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
-                   versions: dict[str, str | None] | None = None) -> RunShared:
+                   versions: dict[str, str | None] | None = None,
+                   announce: Callable[[str], None] | None = None) -> RunShared:
     """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets."""
     challenges = list(challenges)
     log_dir = config.run_dir.root / "logs"
     assets = {}
     for language in sorted({get_toolchain(c.language).name for c in challenges}):
-        assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir)
+        assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
+                                                               announce or (lambda _: None))
     return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
                      isolation=describe(Confinement(sandbox=config.sandbox), cgroups_available()),
                      secrets=_run_secrets(config), versions=versions or {})

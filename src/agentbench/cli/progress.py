@@ -41,6 +41,10 @@ class RichProgress:
         if skipped:
             self._bar.console.print(Text(f"resuming: {skipped} of {total} trials already finished"))
 
+    def note(self, message: str) -> None:
+        """Print a line about what the run is doing (e.g. building the scoring environment)."""
+        self._bar.console.print(Text(message, style="dim"))
+
     def trial_started(self, spec: TrialSpec) -> None:
         """Count a running trial."""
         with self._lock:

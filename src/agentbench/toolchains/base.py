@@ -17,7 +17,7 @@ import re
 import shlex
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -120,8 +120,10 @@ class Toolchain(Protocol):
     aliases: tuple[str, ...]
     """Other names accepted in `language` (lower case)."""
 
-    def prepare_run(self, cache: Path, log_dir: Path) -> Path:
-        """Build (once, cached) what every trial of a run shares; return its folder."""
+    def prepare_run(self, cache: Path, log_dir: Path, announce: Callable[[str], None]) -> Path:
+        """Build (once, cached) what every trial of a run shares; return its folder.
+
+        Calls `announce` with one line before a build that takes a while (the first run)."""
         ...
 
     def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:

@@ -167,3 +167,17 @@ def test_several_commands_add_up_and_a_shell_command_is_counted(own_tests):
                   "python -m pytest tests/test_b.py -q || true")
     assert (m.passed, m.failed, m.collected, m.problem) == (2, 1, 3, None)
     assert len(m.commands) == 2
+
+
+def test_the_one_off_build_of_the_scoring_environment_is_announced_once(tmp_path, monkeypatch):
+    from agentbench.toolchains.python import env
+
+    def fake_build(root, log_dir):
+        (root / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+        (root / "READY").write_text("")
+
+    monkeypatch.setattr(env, "_build_template", fake_build)
+    said: list[str] = []
+    env.template_site_packages(tmp_path, tmp_path / "logs", said.append)
+    env.template_site_packages(tmp_path, tmp_path / "logs", said.append)
+    assert len(said) == 1 and "building the Python scoring environment once" in said[0]

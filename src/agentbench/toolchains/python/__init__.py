@@ -3,6 +3,7 @@ over every product file, lizard-ready source lists, hidden tests against a copy 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
@@ -33,9 +34,10 @@ class PythonToolchain:
     name = "python"
     aliases: tuple[str, ...] = ("py", "python3")
 
-    def prepare_run(self, cache: Path, log_dir: Path) -> Path:
+    def prepare_run(self, cache: Path, log_dir: Path,
+                    announce: Callable[[str], None] = lambda _: None) -> Path:
         """The cached template environment's site-packages (built once)."""
-        return template_site_packages(cache, log_dir)
+        return template_site_packages(cache, log_dir, announce)
 
     def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
         """A fresh folder holding the trial's venv (commands may write it: pip installs there)."""

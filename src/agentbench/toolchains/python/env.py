@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import sys
 import venv
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +45,8 @@ class PythonEnv:
     """Its site-packages folder."""
 
 
-def template_site_packages(cache: Path, log_dir: Path) -> Path:
+def template_site_packages(cache: Path, log_dir: Path,
+                           announce: Callable[[str], None] = lambda _: None) -> Path:
     """The cached template environment's site-packages, built once (under a lock) if missing."""
     key = hashlib.sha256(
         f"{sys.version}|{sys.base_prefix}|{','.join(TEMPLATE_PACKAGES)}|{TEMPLATE_LAYOUT}".encode()
@@ -54,6 +55,8 @@ def template_site_packages(cache: Path, log_dir: Path) -> Path:
     if not (root / "READY").exists():
         with cache_lock(root.parent / f"template-{key}.lock"):
             if not (root / "READY").exists():
+                announce(f"building the Python scoring environment once ({', '.join(TEMPLATE_PACKAGES)}) "
+                         f"in {root}; later runs reuse it")
                 _build_template(root, log_dir)
     return _site_packages(root)
 
