@@ -8,6 +8,7 @@ process the run started is killed and unfinished trials are left unrecorded.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 import threading
 import uuid
@@ -20,7 +21,7 @@ from agentbench import __version__, process
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
 from agentbench.executors.local import run_local
-from agentbench.models import Challenge, RunRecord, TrialRecord
+from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
 from agentbench.process import cgroups_available
 from agentbench.redaction import Secret, environment_secrets
@@ -106,7 +107,8 @@ def execute(config: RunConfig, progress: Progress | None = None,
 
 def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
                    versions: dict[str, str | None] | None = None,
-                   announce: Callable[[str], None] | None = None) -> RunShared:
+                   announce: Callable[[str], None] | None = None, *,
+                   isolation: str | None = None) -> RunShared:
     """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets."""
     challenges = list(challenges)
     log_dir = config.run_dir.root / "logs"
@@ -115,7 +117,8 @@ def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
         assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
                                                                announce or (lambda _: None))
     return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
-                     isolation=describe(Confinement(sandbox=config.sandbox), cgroups_available()),
+                     isolation=isolation or describe(Confinement(sandbox=config.sandbox),
+                                                     cgroups_available()),
                      secrets=_run_secrets(config), versions=versions or {})
 
 
@@ -151,13 +154,24 @@ def _collect_count(challenge: Challenge, assets: dict[str, Path], log_dir: Path)
 
 def agent_versions(config: RunConfig) -> dict[str, str | None]:
     """Each agent's version, asked once per run (a missing CLI raises AgentUnavailableError)."""
-    versions = {}
-    for agent in config.agents:
-        adapter = get_adapter(agent, dict(config.agent_configs))
-        if isinstance(adapter, CommandAdapter):
-            adapter.preflight()
-        versions[agent] = adapter.version()
-    return versions
+    return {agent: agent_version(agent, config.agent_configs) for agent in config.agents}
+
+
+def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...]) -> str | None:
+    """One agent's version (its CLI checked first)."""
+    adapter = get_adapter(agent, dict(configs))
+    if isinstance(adapter, CommandAdapter):
+        adapter.preflight()
+    return adapter.version()
+
+
+@functools.cache
+def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> tuple[str | None, str]:
+    """(agent version, isolation label), found once per worker process and reused by its tasks.
+
+    NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
+    each time cost 9% of a trial."""
+    return agent_version(agent, configs), describe(Confinement(sandbox=sandbox), cgroups_available())
 
 
 def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
@@ -236,8 +250,8 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
         config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
         spec = replace(spec, challenge=challenge)
-        shared = prepare_shared(config, [challenge],
-                                agent_versions(replace(config, agents=(spec.agent,))))
+        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox)
+        shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
         record = scrub(attempts(spec, config, shared, Cancel(threading.Event(), uuid.uuid4().hex)),
                        config.run_dir.root, shared.secrets)
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
