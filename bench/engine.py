@@ -1,18 +1,23 @@
-"""Execution-engine benchmark: harness overhead, parallel speed-up (local and Dask), CLI start-up.
+"""Execution-engine benchmark: what a trial costs against the same work by hand, parallel speed-up,
+start-up. Every figure times whole processes, pairs are interleaved (A B A B ...) so a change in the
+machine's load hits both sides alike, and each line gives the median and the spread (min-max).
 
-Run: python bench/engine.py [--quick]
+Run: python bench/engine.py [--quick] [--dask]
 
-Prints, measured side by side in one run:
-1. harness overhead per trial (everything but the agent's own time) against the bare cost of
-   running the challenge's setup and test commands once by hand in a ready virtual environment;
-2. the speed-up of --jobs 4 over --jobs 1 on agents that wait (a fake agent that sleeps);
-3. the same on the Dask executor (a local cluster of 4 single-threaded workers);
-4. `agentbench --help` and `agentbench list` start-up against a bare `python -c pass`.
+1. A trial through the harness (`agentbench run --agent reference --challenge easy/password-gen`,
+   start-up, loading, results writing included) against the same work by hand (`bench/by_hand.py`:
+   a fresh venv from the same template, copy the solution, the setup command, the test command under
+   coverage, the hidden tests), and the ratio of each pair.
+2. `--jobs 4` against `--jobs 1` on agents that only sleep.
+3. With --dask: the same on a local Dask cluster of 4 single-threaded workers against 1.
+4. Start-up: `agentbench --help` and `agentbench list` against `python -c pass`.
+Every temporary folder is removed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -21,50 +26,61 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from agentbench.loader import discover_challenges, select_challenges
-from agentbench.records import loads_run
-from agentbench.workspace import cache_dir, command_env, create_env, make_trial_dirs, template_site_packages
-
+HERE = Path(__file__).resolve().parent
 CHALLENGE = "easy/password-gen"
 
 
-def bare_commands(repeats: int) -> float:
-    """Median seconds of the challenge's setup + test commands, by hand, in a ready venv."""
-    (challenge,) = select_challenges(discover_challenges(), ids=(CHALLENGE,))
-    template = template_site_packages(cache_dir(), Path(tempfile.mkdtemp()))
-    times = []
-    for _ in range(repeats):
-        with tempfile.TemporaryDirectory() as tmp:
-            dirs = make_trial_dirs(Path(tmp))
-            shutil.copytree(challenge.reference_dir, dirs.workspace, dirs_exist_ok=True)
-            env = create_env(dirs.scratch / "env", template)
-            variables = command_env(env, dirs)
-            start = time.perf_counter()
-            for command in (*challenge.setup_commands, *challenge.test_commands):
-                subprocess.run(command, shell=True, cwd=dirs.workspace, env=variables,  # noqa: S602
-                               check=True, capture_output=True)
-            times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def harness_trials(repeats: int) -> tuple[float, float]:
-    """Median (trial seconds minus agent seconds, of which the hidden tests) through the harness."""
-    results = Path(tempfile.mkdtemp())
-    agentbench(["run", "--agent", "reference", "--challenge", CHALLENGE, "--trials", str(repeats),
-                "--results", str(results)])
-    run = loads_run((results / "reference.json").read_text())
-    overheads = [t.duration_s - t.adapter.time_taken_seconds for t in run.trials]
-    hidden = [t.measurements.acceptance.tests.commands[0].duration_s for t in run.trials]
-    return statistics.median(overheads), statistics.median(hidden)
-
-
-def agentbench(args: list[str], extra_env: dict[str, str] | None = None) -> float:
+def timed(argv: list[str], **kwargs: object) -> float:
+    """Wall seconds of one whole process (fails loudly if it fails)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "agentbench", *args], check=True, capture_output=True,
-                   env={**os.environ, **(extra_env or {})})
+    subprocess.run(argv, check=True, capture_output=True, **kwargs)  # type: ignore[call-overload]
     return time.perf_counter() - start
+
+
+def spread(values: list[float]) -> str:
+    return f"median {statistics.median(values):7.3f} s  ({min(values):.3f}-{max(values):.3f})"
+
+
+@contextlib.contextmanager
+def scratch() -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="agentbench-bench-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def interleaved(a: Callable[[], float], b: Callable[[], float], rounds: int) -> tuple[list[float], list[float]]:
+    """`rounds` pairs, A then B, after one warm-up pair that is not counted."""
+    a(), b()
+    pairs = [(a(), b()) for _ in range(rounds)]
+    return [x for x, _ in pairs], [y for _, y in pairs]
+
+
+def agentbench(*args: str) -> list[str]:
+    return [sys.executable, "-m", "agentbench", *args]
+
+
+def trial_cost(rounds: int) -> None:
+    with scratch() as root:
+        def harness() -> float:
+            shutil.rmtree(root / "r", ignore_errors=True)
+            return timed(agentbench("run", "--agent", "reference", "--challenge", CHALLENGE,
+                                    "--results", str(root / "r")))
+
+        def by_hand() -> float:
+            return timed([sys.executable, str(HERE / "by_hand.py"), CHALLENGE])
+
+        a, b = interleaved(harness, by_hand, rounds)
+    ratios = [x / y for x, y in zip(a, b, strict=True)]
+    print(f"1. one trial of the reference on {CHALLENGE}, {rounds} interleaved pairs")
+    print(f"   harness (whole `agentbench run`) : {spread(a)}")
+    print(f"   the same commands by hand         : {spread(b)}")
+    print(f"   ratio per pair                    : median {statistics.median(ratios):.2f}x "
+          f"({min(ratios):.2f}-{max(ratios):.2f})")
 
 
 def sleeping_setup(root: Path, seconds: float) -> tuple[Path, Path]:
@@ -76,7 +92,7 @@ def sleeping_setup(root: Path, seconds: float) -> tuple[Path, Path]:
         language: python
         prompt: Do nothing.
         expected_files: [a.txt]
-        test_commands: ["python -c pass"]
+        test_commands: ["python -m pytest -q"]
         scoring_rubric: {min_files: 1}
         """))
     agent = root / "sleeper.py"
@@ -86,85 +102,64 @@ def sleeping_setup(root: Path, seconds: float) -> tuple[Path, Path]:
     return root / "challenges", config
 
 
-def parallel_speedup(trials: int, seconds: float, executor_args: list[str]) -> tuple[float, float]:
-    """(jobs 1 wall seconds, jobs 4 wall seconds) for `trials` sleeping trials."""
-    walls = []
-    for jobs in (1, 4):
-        root = Path(tempfile.mkdtemp())
-        challenges, config = sleeping_setup(root, seconds)
-        walls.append(agentbench(["run", "--agent", "sleeper", "--challenge", "easy/wait", "--trials",
-                                 str(trials), "--jobs", str(jobs), "--challenges", str(challenges),
-                                 "--agents-config", str(config), "--results", str(root / "r"),
-                                 *executor_args]))
-    return walls[0], walls[1]
-
-
-def dask_speedup(trials: int, seconds: float) -> tuple[float, float] | None:
-    try:
-        from distributed import LocalCluster
-    except ImportError:
-        return None
-    walls = []
-    for workers in (1, 4):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
-            root = Path(tempfile.mkdtemp())
+def sleepers(trials: int, seconds: float, *extra: str) -> Callable[[], float]:
+    def run() -> float:
+        with scratch() as root:
             challenges, config = sleeping_setup(root, seconds)
-            walls.append(agentbench(["run", "--agent", "sleeper", "--challenge", "easy/wait",
-                                     "--trials", str(trials), "--challenges", str(challenges),
-                                     "--agents-config", str(config), "--results", str(root / "r"),
-                                     "--executor", "dask", "--address", cluster.scheduler_address]))
-    return walls[0], walls[1]
+            return timed(agentbench("run", "--agent", "sleeper", "--challenge", "easy/wait", "--trials",
+                                    str(trials), "--challenges", str(challenges), "--agents-config",
+                                    str(config), "--results", str(root / "r"), *extra))
+    return run
 
 
-def startup(repeats: int) -> dict[str, float]:
-    """Best-of wall seconds per command."""
-    exe = shutil.which("agentbench") or f"{sys.executable} -m agentbench"
+def parallel(rounds: int, trials: int = 8, seconds: float = 3.0) -> None:
+    four, one = interleaved(sleepers(trials, seconds, "--jobs", "4"), sleepers(trials, seconds, "--jobs", "1"),
+                            rounds)
+    print(f"2. {trials} trials of an agent sleeping {seconds:.0f} s, local executor, {rounds} pairs")
+    print(f"   --jobs 1: {spread(one)}\n   --jobs 4: {spread(four)}")
+    print(f"   speed-up: median {statistics.median([o / f for o, f in zip(one, four, strict=True)]):.2f}x")
+
+
+def dask(rounds: int, trials: int = 8, seconds: float = 3.0) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=4, threads_per_worker=1, dashboard_address=None) as four_c, \
+            LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as one_c:
+        four, one = interleaved(
+            sleepers(trials, seconds, "--executor", "dask", "--address", four_c.scheduler_address),
+            sleepers(trials, seconds, "--executor", "dask", "--address", one_c.scheduler_address), rounds)
+    print(f"3. the same on Dask, 4 workers against 1, {rounds} pairs")
+    print(f"   1 worker : {spread(one)}\n   4 workers: {spread(four)}")
+    print(f"   speed-up: median {statistics.median([o / f for o, f in zip(one, four, strict=True)]):.2f}x")
+
+
+def startup(rounds: int) -> None:
+    exe = shutil.which("agentbench")
+    base = [exe] if exe else agentbench()
     commands = {"python -c pass": [sys.executable, "-c", "pass"],
-                "agentbench --help": [*exe.split(), "--help"],
-                "agentbench list": [*exe.split(), "list", "--json"]}
-    best = {}
-    for name, argv in commands.items():
-        runs = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            subprocess.run(argv, check=True, capture_output=True)
-            runs.append(time.perf_counter() - start)
-        best[name] = min(runs)
-    return best
+                "agentbench --help": [*base, "--help"], "agentbench list": [*base, "list"]}
+    for argv in commands.values():
+        timed(argv)
+    runs: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, argv in commands.items():
+            runs[name].append(timed(argv, env={**os.environ, "COLUMNS": "120"}))
+    print(f"4. start-up, {rounds} interleaved rounds")
+    for name, values in runs.items():
+        print(f"   {name:18s}: {spread(values)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    quick = parser.parse_args().quick
-    repeats = 2 if quick else 5
-    template_site_packages(cache_dir(), Path(tempfile.mkdtemp()))  # warm the cache first
-
-    bare = bare_commands(repeats)
-    overhead, hidden = harness_trials(repeats)
-    print(f"1. per-trial overhead on {CHALLENGE} (median of {repeats})")
-    print(f"   bare setup+test commands in a ready venv : {bare:6.2f} s")
-    print(f"   harness (all but the agent's own time)   : {overhead:6.2f} s  ratio {overhead / bare:.2f}x")
-    print(f"     of which the hidden tests (extra work) : {hidden:6.2f} s")
-    print(f"   beyond the commands themselves           : {overhead - bare:6.2f} s "
-          f"(excluding hidden tests: {overhead - bare - hidden:.2f} s)")
-
-    trials, seconds = 8, 3.0
-    one, four = parallel_speedup(trials, seconds, [])
-    print(f"2. {trials} trials of an agent sleeping {seconds:.0f} s, local executor")
-    print(f"   --jobs 1: {one:6.2f} s   --jobs 4: {four:6.2f} s   speed-up {one / four:.2f}x")
-    dask = dask_speedup(trials, seconds)
-    if dask:
-        print("3. the same on Dask (local cluster, 1 vs 4 single-threaded workers)")
-        print(f"   1 worker: {dask[0]:6.2f} s   4 workers: {dask[1]:6.2f} s   speed-up {dask[0] / dask[1]:.2f}x")
-    else:
-        print("3. Dask not installed (pip install 'agentbench[dask]')")
-    best = startup(3 if quick else 10)
-    base = best["python -c pass"]
-    print("4. start-up (best of runs)")
-    for name, value in best.items():
-        print(f"   {name:20s}: {value:6.3f} s   (+{value - base:.3f} s over python)")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds")
+    parser.add_argument("--dask", action="store_true", help="also measure the Dask executor")
+    args = parser.parse_args()
+    rounds = 3 if args.quick else 7
+    trial_cost(rounds)
+    parallel(2 if args.quick else 3)
+    if args.dask:
+        dask(2 if args.quick else 3)
+    startup(5 if args.quick else 10)
 
 
 if __name__ == "__main__":
