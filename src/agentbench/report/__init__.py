@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import assert_never
 
-from agentbench.comparison import COMPONENTS, Comparison
+from agentbench.comparison import COMPONENTS, Comparison, fixed
+from agentbench.comparison import percent as as_percent
 from agentbench.scoring import RUBRICS
 
 
@@ -24,6 +25,8 @@ class Format(StrEnum):
     """Every figure of the comparison as JSON."""
     HTML = "html"
     """A single self-contained HTML file with SVG charts."""
+    CSV = "csv"
+    """The per-trial table, one row per trial, for spreadsheets and scripts."""
 
     @classmethod
     def from_suffix(cls, suffix: str) -> Format | None:
@@ -32,7 +35,7 @@ class Format(StrEnum):
 
 
 _SUFFIXES = {".md": Format.MARKDOWN, ".markdown": Format.MARKDOWN, ".json": Format.JSON,
-             ".html": Format.HTML, ".htm": Format.HTML}
+             ".html": Format.HTML, ".htm": Format.HTML, ".csv": Format.CSV}
 
 
 def render(comparison: Comparison, fmt: Format, *,
@@ -58,6 +61,10 @@ def render(comparison: Comparison, fmt: Format, *,
             from agentbench.report.html import render_html
 
             return render_html(comparison, links=links or {})
+        case Format.CSV:
+            from agentbench.report.csv import render_csv
+
+            return render_csv(comparison)
         case _ as unreachable:
             assert_never(unreachable)
 
@@ -67,10 +74,10 @@ def render(comparison: Comparison, fmt: Format, *,
 
 
 def number(value: float | None, *, digits: int = 1, percent: bool = False) -> str:
-    """`82.8` (or `93%` with percent), a dash for None."""
+    """`82.8` (or `93%` with percent), a dash for None; never `-0.0`."""
     if value is None:
         return "-"
-    return f"{value:.0%}" if percent else f"{value:.{digits}f}"
+    return as_percent(value) if percent else fixed(value, digits)
 
 
 def count(part: int, whole: int) -> str:
@@ -80,7 +87,7 @@ def count(part: int, whole: int) -> str:
 
 def money(value: float | None) -> str:
     """`$0.042`, a dash for None (the agent reported no cost)."""
-    return "-" if value is None else f"${value:.3f}"
+    return "-" if value is None else f"${fixed(value, 3)}"
 
 
 def seconds(value: float | None) -> str:
