@@ -84,3 +84,16 @@ def test_run_links_are_percent_encoded():
     run = make_run("a", NOISY_A, run_id="r 1")
     text = render_markdown(build_comparison([run]), links={"a": "../results"})
     assert "[r 1](<../results/r%201/>)" in text
+
+
+def test_a_second_score_can_sit_beside_the_first_in_the_ranking():
+    # The hook a verified-score column uses: the same runs compared on another TrialRecord score.
+    runs = [make_run("a", NOISY_A, rubric="verified"), make_run("b", NOISY_B, rubric="verified")]
+    main = build_comparison(runs)
+    seed = build_comparison(runs, options=CompareOptions(score="seed_score"))
+    text = render(main, Format.MARKDOWN, others=(("Seed score", seed),))
+    assert "| Rank | Agent | Score | 95% CI | Seed score | 95% CI | Challenges |" in text
+    a_seed = seed.agents[0]
+    assert f"| 1 | a | {main.agents[0].aggregate:.1f} |" in text
+    assert f" | {a_seed.aggregate:.1f} | {a_seed.interval.low:.1f} to {a_seed.interval.high:.1f} | 8 |" in text
+    assert "under the verified rubric" in text

@@ -9,6 +9,7 @@ on top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,8 +120,10 @@ def _verdict_lines(c: Comparison) -> list[Any]:
     return lines
 
 
-def comparison_renderables(c: Comparison) -> list[Any]:
-    """Everything `compare` prints, in order: the seed's tables first, then the report's views."""
+def comparison_renderables(c: Comparison,
+                           others: Sequence[tuple[str, Comparison]] = ()) -> list[Any]:
+    """Everything `compare` prints, in order: the seed's tables first, then the report's views
+    (`others`: extra ranking columns, each the same runs compared on another score)."""
     from rich.text import Text
 
     from agentbench.report import views
@@ -128,6 +131,6 @@ def comparison_renderables(c: Comparison) -> list[Any]:
     aggregate, per_challenge = seed_tables(c)
     blank = Text("")
     out: list[Any] = [aggregate, blank, per_challenge]
-    for view in views.after_seed(c):
+    for view in views.after_seed(c, others):
         out += [blank, view_table(view)]
     return [*out, blank, *_verdict_lines(c)]

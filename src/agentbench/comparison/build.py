@@ -117,10 +117,11 @@ def _labels(identities: Sequence[_Identity], where: str) -> tuple[str, ...]:
 
 
 def _pick_field(runs: Sequence[RunRecord], field: str) -> tuple[str, str, tuple[str, ...]]:
-    """(rubric, score field, notes): mixed rubrics are compared on the seed score."""
+    """(rubric, score field, notes): `score` is the run's rubric, `<rubric>_score` that rubric's
+    score; `score` of runs with different rubrics falls back to the seed score."""
     rubrics = sorted({run.rubric for run in runs})
-    if field == "seed_score":
-        return "seed", field, ()
+    if field != "score":
+        return field.removesuffix("_score"), field, ()
     if len(rubrics) == 1:
         return rubrics[0], field, ()
     return "seed", "seed_score", (

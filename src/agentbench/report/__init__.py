@@ -38,8 +38,8 @@ _SUFFIXES = {".md": Format.MARKDOWN, ".markdown": Format.MARKDOWN, ".json": Form
              ".html": Format.HTML, ".htm": Format.HTML, ".csv": Format.CSV}
 
 
-def render(comparison: Comparison, fmt: Format, *,
-           links: Mapping[str, str] | None = None) -> str:
+def render(comparison: Comparison, fmt: Format, *, links: Mapping[str, str] | None = None,
+           others: Sequence[tuple[str, Comparison]] = ()) -> str:
     """Render a comparison as text in `fmt`.
 
     Args:
@@ -47,12 +47,15 @@ def render(comparison: Comparison, fmt: Format, *,
         fmt: The output format.
         links: Agent label -> URL prefix of its results folder, for links to trial logs (HTML and
             Markdown); agents without an entry get no links.
+        others: (column name, comparison of the same runs on another score): each adds a score
+            and interval column to the ranking (HTML and Markdown), e.g. a verified score beside
+            the seed's.
     """
     match fmt:
         case Format.MARKDOWN:
             from agentbench.report.markdown import render_markdown
 
-            return render_markdown(comparison, links=links or {})
+            return render_markdown(comparison, links=links or {}, others=others)
         case Format.JSON:
             from agentbench.report.json import render_json
 
@@ -60,7 +63,7 @@ def render(comparison: Comparison, fmt: Format, *,
         case Format.HTML:
             from agentbench.report.html import render_html
 
-            return render_html(comparison, links=links or {})
+            return render_html(comparison, links=links or {}, others=others)
         case Format.CSV:
             from agentbench.report.csv import render_csv
 
@@ -95,11 +98,6 @@ def seconds(value: float | None) -> str:
     if value is None:
         return "-"
     return f"{value:.1f} s" if value >= 1 or value == 0 else f"{value:.2g} s"
-
-
-def status_summary(statuses: Sequence[tuple[str, int]]) -> str:
-    """`12 completed, 1 timeout`."""
-    return ", ".join(f"{n} {status}" for status, n in statuses) or "-"
 
 
 def pass_at_columns(comparison: Comparison) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ needs no network and no JavaScript: no fonts, scripts or images are fetched.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -86,11 +86,13 @@ def _trial_counts(c: Comparison) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _context(c: Comparison, links: Mapping[str, str]) -> dict[str, Any]:
+def _context(c: Comparison, links: Mapping[str, str],
+             others: Sequence[tuple[str, Comparison]]) -> dict[str, Any]:
     hidden = views.hidden_matrix(c)
     return {
         "c": c, "charts": all_charts(c), "colours": colours(c),
-        "summary": [views.ranking(c), views.score_matrix(c), *((hidden,) if hidden else ())],
+        "summary": [views.ranking(c, others), views.score_matrix(c),
+                    *((hidden,) if hidden else ())],
         "tables": [views.breakdown(c), views.usage(c), views.failures(c), views.agents(c),
                    views.tiers(c)],
         "challenges": _challenge_rows(c), "trials": _trial_rows(c, links),
@@ -101,13 +103,15 @@ def _context(c: Comparison, links: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-def render_html(comparison: Comparison, *, links: Mapping[str, str] | None = None) -> str:
+def render_html(comparison: Comparison, *, links: Mapping[str, str] | None = None,
+                others: Sequence[tuple[str, Comparison]] = ()) -> str:
     """The HTML report of a comparison: one self-contained page.
 
     Args:
         comparison: What to report.
         links: Agent label -> URL prefix of its results folder (relative to the page); each
             listed agent's trials link to their folders (prompt, transcripts, logs).
+        others: Extra ranking columns: (name, the same runs compared on another score).
     """
     import jinja2
 
@@ -116,4 +120,4 @@ def render_html(comparison: Comparison, *, links: Mapping[str, str] | None = Non
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["number"] = number
     template = env.from_string(source.read_text(encoding="utf-8"))
-    return template.render(**_context(comparison, links or {}))
+    return template.render(**_context(comparison, links or {}, others))

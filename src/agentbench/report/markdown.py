@@ -107,17 +107,19 @@ def _link(prefix: str, run_id: str) -> str:
     return base + quote(run_id, safe="") + "/"
 
 
-def render_markdown(comparison: Comparison, *, links: Mapping[str, str] | None = None) -> str:
+def render_markdown(comparison: Comparison, *, links: Mapping[str, str] | None = None,
+                    others: Sequence[tuple[str, Comparison]] = ()) -> str:
     """The Markdown report of a comparison.
 
     Args:
         comparison: What to report.
         links: Agent label -> URL prefix of its results folder; each listed agent's run ID
             becomes a link to its run folder.
+        others: Extra ranking columns: (name, the same runs compared on another score).
     """
     c = comparison
     parts = [*_header(c, links or {}), *_seed_tables(c)]
-    for table in (*views.after_seed(c), views.spread(c)):
+    for table in (*views.after_seed(c, others), views.spread(c)):
         parts += _view(table)
     parts += ["## Paired verdicts in words", "\n".join(_verdict_lines(c.verdicts))]
     if c.notes:

@@ -8,7 +8,7 @@ Cells hold untrusted text (agent names, models, versions): the renderers must es
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agentbench.comparison import (
@@ -62,21 +62,35 @@ class TableView:
     """The column that holds agent labels (never wrapped)."""
 
 
-def ranking(c: Comparison) -> TableView:
-    """Agents best first, with the aggregate's interval, trials and hidden-test results."""
+def ranking(c: Comparison, others: Sequence[tuple[str, Comparison]] = ()) -> TableView:
+    """Agents best first, with the aggregate's interval, trials and hidden-test results.
+
+    `others` adds a score column and its interval for each (name, comparison) given: the same
+    runs compared on another score (e.g. `CompareOptions(score="seed_score")`), matched by label.
+    """
     ks = pass_at_columns(c)
     ci = f"{c.confidence:.0%} CI"
+    extra = [{a.label: a for a in other.agents} for _, other in others]
     rows = tuple((
         "-" if a.rank is None else str(a.rank), a.label, number(a.aggregate),
-        interval_range(a.interval), str(a.challenges), _trials(a), count(a.solved, a.attempts),
+        interval_range(a.interval),
+        *(text for found in extra for text in _other_score(found.get(a.label))),
+        str(a.challenges), _trials(a), count(a.solved, a.attempts),
         *(number(dict(a.pass_at).get(k), percent=True) for k in ks)) for a in c.ranked)
     return TableView(
         id="ranking", title=f"Ranking, {c.population}",
-        headers=("Rank", "Agent", "Score", ci, "Challenges", "Trials/challenge", "Hidden solved",
-                 *(f"pass@{k}" for k in ks)),
+        headers=("Rank", "Agent", "Score", ci, *(h for name, _ in others for h in (name, ci)),
+                 "Challenges", "Trials/challenge", "Hidden solved", *(f"pass@{k}" for k in ks)),
         rows=rows, left=2, name_column=1,
-        caption=f"Score: the seed's aggregate (mean over challenges of the per-challenge mean); "
-                f"{ci}: {_ci_words(c)}. Hidden solved: trials that passed every hidden test.")
+        caption=f"Score: the seed's aggregate (mean over challenges of the per-challenge mean) "
+                f"under the {c.rubric} rubric; {ci}: {_ci_words(c)}. Hidden solved: trials that "
+                f"passed every hidden test.")
+
+
+def _other_score(agent: AgentSummary | None) -> tuple[str, str]:
+    if agent is None:
+        return "-", "-"
+    return number(agent.aggregate), interval_range(agent.interval)
 
 
 def _ci_words(c: Comparison) -> str:
@@ -235,9 +249,10 @@ def spread(c: Comparison) -> TableView:
                                 for cid in c.challenges))
 
 
-def after_seed(c: Comparison) -> tuple[TableView, ...]:
-    """Every table shown after the seed's two, in order."""
+def after_seed(c: Comparison,
+               others: Sequence[tuple[str, Comparison]] = ()) -> tuple[TableView, ...]:
+    """Every table shown after the seed's two, in order (`others`: extra ranking columns)."""
     hidden = hidden_matrix(c)
-    return (ranking(c), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c), usage(c),
-            failures(c), agents(c), tiers(c))
+    return (ranking(c, others), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c),
+            usage(c), failures(c), agents(c), tiers(c))
 
