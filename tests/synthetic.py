@@ -74,6 +74,20 @@ AGENTS: tuple[FictionalAgent, ...] = (
 )
 """The six fictional agents of the example (two runs of `delta-agent` with different models)."""
 
+MORE_AGENTS: tuple[FictionalAgent, ...] = (
+    FictionalAgent(agent="foxtrot-code-assistant", model="foxtrot-xl-2026-preview",
+                   version="10.2.0", skill=2.0, profile=(1.0,) * 6, seconds=120.0, cost=0.3),
+    FictionalAgent(agent="golf", model="g1", version="0.0.1", skill=-3.0, profile=(1.0,) * 6,
+                   seconds=60.0, cost=0.01),
+)
+"""Two more fictional agents, for the 8-agent scale test."""
+
+
+def generated_challenges(count: int) -> tuple[str, ...]:
+    """`count` invented challenge IDs across the three tiers (`medium/generated-challenge-07`)."""
+    tiers = ("easy", "medium", "hard")
+    return tuple(f"{tiers[i % 3]}/generated-challenge-{i:02d}" for i in range(count))
+
 
 def breakdown(total: float, profile: tuple[float, ...] = (1.0,) * 6) -> ScoreBreakdown:
     """Seed-rubric components adding up to about `total`, shaped by `profile`, each within its weight."""
@@ -123,15 +137,17 @@ def _status(rng: random.Random, who: FictionalAgent, cid: str, n: int) -> TrialS
     return TrialStatus.TIMEOUT if roll < 0.07 else TrialStatus.COMPLETED
 
 
-def example_runs(seed: int = 7, trials: int = 3) -> list[tuple[RunRecord, str]]:
-    """SYNTHETIC: (results, model) of the six fictional agents on the 13 challenge IDs."""
+def example_runs(seed: int = 7, trials: int = 3, agents: tuple[FictionalAgent, ...] = AGENTS,
+                 challenges: tuple[str, ...] = CHALLENGES) -> list[tuple[RunRecord, str]]:
+    """SYNTHETIC: (results, model) of fictional agents (the six of the example by default) on
+    challenge IDs (the 13 built-in ones by default)."""
     rng = random.Random(seed)
-    difficulty = {cid: rng.gauss(0.0, 14.0) - 8.0 * ("hard" in cid) for cid in CHALLENGES}
+    difficulty = {cid: rng.gauss(0.0, 14.0) - 8.0 * ("hard" in cid) for cid in challenges}
     out = []
-    for number, who in enumerate(AGENTS, start=1):
+    for number, who in enumerate(agents, start=1):
         run_id = f"synthetic-{number}"
         records = []
-        for cid in CHALLENGES:
+        for cid in challenges:
             true = 60.0 + who.skill + difficulty[cid] + rng.gauss(0.0, 6.0)
             for n in range(1, trials + 1):
                 status = _status(rng, who, cid, n)

@@ -30,7 +30,7 @@ from agentbench.comparison import CompareOptions, TrialRow, build_comparison
 from agentbench.report import Format, render
 from agentbench.report.charts import middle_ellipsis, short_labels, spread_out
 from agentbench.report.html import heat_colour, nice_ticks, pareto_front, render_html, trial_href
-from tests.synthetic import example_runs
+from tests.synthetic import AGENTS, CHALLENGES, MORE_AGENTS, example_runs, generated_challenges
 from tests.test_comparison import NOISY_A, NOISY_B, make_run
 
 EVIL = '<script>alert("x")</script>&"\'<img src=x onerror=alert(1)>'
@@ -314,17 +314,20 @@ def test_report_renders_in_headless_chromium(tmp_path: Path):
     assert elapsed < 60
 
 
-def six_agent_comparison():
-    """SYNTHETIC: 6 fictional agents x 13 challenges x 3 trials (the data of examples/synthetic/)."""
-    pairs = example_runs()
+def six_agent_comparison(agents=AGENTS, challenges=13):
+    """SYNTHETIC: 6 fictional agents x 13 challenges x 3 trials (the data of examples/synthetic/),
+    or other numbers of them."""
+    ids = CHALLENGES if challenges == 13 else generated_challenges(challenges)
+    pairs = example_runs(agents=agents, challenges=ids)
     return build_comparison([run for run, _ in pairs], models=[model for _, model in pairs],
                             options=CompareOptions(power_gap=5))
 
 
 @pytest.mark.integration
-def test_six_agents_are_readable_in_a_1400_pixel_window(tmp_path: Path):
-    comparison = six_agent_comparison()
-    assert len(comparison.agents) == 6 and len(comparison.challenges) == 13
+@pytest.mark.parametrize(("agents", "challenges"), [(AGENTS, 13), (AGENTS + MORE_AGENTS, 50)])
+def test_many_agents_are_readable_in_a_1400_pixel_window(tmp_path: Path, agents, challenges):
+    comparison = six_agent_comparison(agents, challenges)
+    assert (len(comparison.agents), len(comparison.challenges)) == (len(agents), challenges)
     page = tmp_path / "report.html"
     page.write_text(render_html(comparison), encoding="utf-8")
     result = load_in_browser(page, tmp_path / "report.png", tmp_path / "profile", width=1400,
@@ -340,8 +343,8 @@ def test_six_agents_are_readable_in_a_1400_pixel_window(tmp_path: Path):
         assert chart["minFont"] >= 11, chart["id"]
         assert chart["overlaps"] == [], chart["id"]
     (heatmap,) = [x for x in seen["charts"] if x["id"] == "chart-heatmap"]
-    assert len(set(heatmap["columns"])) == 6  # two runs of delta-agent stay apart
-    assert result["dom"]["charts"][2]["drawn"] == 6 * 13
+    assert len(set(heatmap["columns"])) == len(agents)  # two runs of delta-agent stay apart
+    assert result["dom"]["charts"][2]["drawn"] == len(agents) * challenges
 
 
 BAD_PAGE = """<!DOCTYPE html><html><body style="margin:0">

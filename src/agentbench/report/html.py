@@ -26,6 +26,9 @@ from agentbench.report.charts import (
     pareto_front,
 )
 
+UPRIGHT_FROM = 5
+"""With more agents than this, tables whose columns are agents set the names upright."""
+
 __all__ = ["agent_colour", "heat_colour", "nice_ticks", "pareto_front", "render_html",
            "trial_href"]
 
@@ -100,6 +103,7 @@ def _context(c: Comparison, links: Mapping[str, str],
                       "winner": v.winner} for v in c.verdicts],
         "has_links": any(t.agent in links for t in c.trials),
         "method": _method(c), "trial_counts": _trial_counts(c),
+        "upright": len(c.agents) > UPRIGHT_FROM,
     }
 
 

@@ -60,6 +60,10 @@ class TableView:
     """How to read it, one sentence."""
     name_column: int = 0
     """The column that holds agent labels (never wrapped)."""
+    matrix: bool = False
+    """Cells may break at spaces (a matrix's `+6.1 ▲ (9-3)`), so wide matrices fit."""
+    agent_headers: bool = False
+    """The columns after the first are agents (the HTML sets their names upright when many)."""
 
 
 def ranking(c: Comparison, others: Sequence[tuple[str, Comparison]] = ()) -> TableView:
@@ -148,7 +152,7 @@ def _matrix(c: Comparison, measure: str, scale: float, digits: int) -> TableView
     return TableView(
         id=f"verdicts-{measure}", title=title,
         headers=("#", "Agent", *(f"vs #{i}" for i in range(1, len(agents) + 1))),
-        rows=tuple(rows), classes=tuple(classes), left=2, name_column=1,
+        rows=tuple(rows), classes=tuple(classes), left=2, name_column=1, matrix=True,
         caption=f"Row agent minus column agent (#k: the k-th of the ranking), {unit}, "
                 f"{c.population}; {AHEAD} the row is significantly ahead, {BEHIND} behind "
                 f"(Holm-adjusted over every pair, alpha {c.alpha:g}); (W-L): challenges on which "
@@ -229,7 +233,8 @@ def tiers(c: Comparison) -> TableView:
     rows = tuple((tier, *(number(next((t.score for t in a.tiers if t.tier == tier), None))
                           for a in ranked)) for tier in c.tiers)
     return TableView(id="tiers", title="By tier", headers=("Tier", *(a.label for a in ranked)),
-                     rows=rows, caption="Mean over the tier's challenges of the per-challenge mean.")
+                     rows=rows, agent_headers=True,
+                     caption="Mean over the tier's challenges of the per-challenge mean.")
 
 
 def spread(c: Comparison) -> TableView:
@@ -244,7 +249,7 @@ def spread(c: Comparison) -> TableView:
         return f"{fixed(cell.summary.mean)}{sd} (n={cell.summary.n})"
 
     return TableView(id="spread", title="Spread over trials (mean ± standard deviation)",
-                     headers=("Challenge", *(a.label for a in ranked)),
+                     headers=("Challenge", *(a.label for a in ranked)), agent_headers=True,
                      rows=tuple((cid, *(cell_text(a.label, cid) for a in ranked))
                                 for cid in c.challenges))
 
