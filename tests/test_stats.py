@@ -1,4 +1,8 @@
-"""agentbench.stats against values computed independently with SciPy and NumPy (dev dependency)."""
+"""agentbench.stats against values computed independently with SciPy and NumPy (dev dependency).
+
+Every function of the standard-library statistics module is checked here against SciPy or NumPy on
+fixed datasets; `tests/test_stats_scipy.py` checks whole comparisons the same way.
+"""
 
 import itertools
 import math
@@ -103,10 +107,24 @@ def test_difference_interval_over_strata_matches_numpy():
     assert (ci.low, ci.high, ci.df) == pytest.approx((centre - half, centre + half, df), rel=1e-9)
 
 
-def test_intervals_need_two_trials_and_collapse_without_spread():
-    assert stats.stratified_interval([[50.0], [60.0, 70.0]]) is None
+def test_a_single_trial_group_borrows_the_pooled_variance():
+    groups = [[50.0], [60.0, 70.0], [55.0, 58.0, 61.0]]
+    ci = stats.stratified_interval(groups)
+    pooled = (np.var([60, 70], ddof=1) * 1 + np.var([55, 58, 61], ddof=1) * 2) / 3
+    c = len(groups)
+    v = np.array([np.var([60, 70], ddof=1) / 2, np.var([55, 58, 61], ddof=1) / 3, pooled]) / c**2
+    nu = np.array([1, 2, 3])
+    df = v.sum() ** 2 / np.sum(v**2 / nu)
+    half = sps.t.ppf(0.975, df) * np.sqrt(v.sum())
+    centre = np.mean([50.0, 65.0, 58.0])
+    assert (ci.low, ci.high, ci.df) == pytest.approx((centre - half, centre + half, df))
+
+
+def test_intervals_need_some_spread_and_collapse_without_it():
+    assert stats.stratified_interval([[50.0], [60.0]]) is None
+    assert stats.difference_interval([([50.0], [40.0, 41.0])]) is None
     flat = stats.stratified_interval([[80.0, 80.0], [90.0, 90.0, 90.0]])
-    assert (flat.low, flat.high, flat.df) == (85.0, 85.0, math.inf)
+    assert (flat.low, flat.high, flat.df) == (85.0, 85.0, math.inf) and flat.zero_width
 
 
 # --- permutation test -----------------------------------------------------------------------------
@@ -141,6 +159,18 @@ def test_stratified_permutation_test_matches_brute_force():
     assert stats.permutation_test(strata) == pytest.approx(_brute_force_stratified(strata))
 
 
+def test_monte_carlo_of_large_strata_is_close_to_exact():
+    # 8 against 8 trials: 12,870 relabellings per stratum, sampled from two tabulated halves.
+    rng = np.random.default_rng(5)
+    a, b = list(rng.normal(60, 8, 8)), list(rng.normal(66, 8, 8))
+    exact = stats.permutation_test([(a, b)])
+    expected = sps.permutation_test((a, b), lambda x, y: abs(np.mean(x) - np.mean(y)),
+                                    alternative="greater", n_resamples=np.inf).pvalue
+    assert exact == pytest.approx(expected, abs=1e-12)
+    sampled = stats.permutation_test([(a, b)], exact_limit=0, resamples=40_000)
+    assert sampled == pytest.approx(exact, abs=0.01)
+
+
 def test_monte_carlo_permutation_is_seeded_and_close_to_exact():
     strata = [([70.0, 75.0, 71.0], [60.0, 66.0, 72.0]), ([90.0, 85.0, 88.0], [80.0, 91.0, 83.0]),
               ([40.0, 52.0, 47.0], [41.0, 39.0, 50.0])]
@@ -155,15 +185,7 @@ def test_permutation_test_needs_both_sides():
         stats.permutation_test([([1.0], [])])
 
 
-# --- McNemar, pass@k, Holm, power -----------------------------------------------------------------
-
-@pytest.mark.parametrize(("a_only", "b_only"), [(0, 0), (1, 0), (5, 1), (3, 3), (12, 2), (0, 9),
-                                                (40, 25)])
-def test_mcnemar_exact_is_scipys_binomial_test(a_only, b_only):
-    n = a_only + b_only
-    expected = 1.0 if n == 0 else sps.binomtest(a_only, n, 0.5).pvalue
-    assert stats.mcnemar_exact(a_only, b_only) == pytest.approx(expected, abs=1e-12)
-
+# --- pass@k, Holm, power ---------------------------------------------------------------------------
 
 def _pass_at_k_chen(n, c, k):
     """The numerically stable estimator from Chen et al. (2021), as published."""
@@ -187,16 +209,20 @@ def test_holm_adjustment_known_values():
     assert stats.holm([0.9, 0.8]) == (1.0, 1.0)  # 2 * 0.8 caps at 1; the running max carries it
 
 
-def test_power_matches_the_normal_formula_from_scipy():
+@pytest.mark.parametrize("family", [1, 6])
+def test_conditional_power_matches_the_normal_formula_from_scipy(family):
     variances = [(16.0, 25.0), (9.0, 4.0), (36.0, 30.0)]
-    estimate = stats.trials_for_gap(variances, gap=5.0, trials_now=3)
+    estimate = stats.trials_for_gap(variances, gap=5.0, trials_now=3, family=family)
+    level = 0.05 / family
     per_trial = sum(a + b for a, b in variances) / len(variances) ** 2
-    z = sps.norm.ppf(0.975) + sps.norm.ppf(0.8)
-    assert estimate.trials_needed == max(2, math.ceil(per_trial * z**2 / 25.0))
+    z = sps.norm.ppf(1 - level / 2) + sps.norm.ppf(0.8)
+    floor = next(n for n in range(1, 50) if 2 / special.comb(2 * n, n) ** 3 < level)
+    assert estimate.trials_needed == max(floor, math.ceil(per_trial * z**2 / 25.0))
     se = math.sqrt(per_trial / 3)
-    expected_power = sps.norm.cdf(5 / se - sps.norm.ppf(0.975)) + sps.norm.cdf(
-        -5 / se - sps.norm.ppf(0.975))
+    expected_power = sps.norm.cdf(5 / se - sps.norm.ppf(1 - level / 2)) + sps.norm.cdf(
+        -5 / se - sps.norm.ppf(1 - level / 2))
     assert estimate.power_now == pytest.approx(expected_power, abs=1e-12)
+    assert estimate.pairs == family
 
 
 def test_power_never_asks_for_fewer_trials_than_the_test_can_resolve():
@@ -230,3 +256,121 @@ def test_interval_contains_the_estimate(groups):
 def test_p_values_are_probabilities(strata):
     p = stats.permutation_test(strata, resamples=200)
     assert 0.0 < p <= 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=-100, max_value=100), min_size=1, max_size=30))
+def test_sign_flip_p_values_are_probabilities_at_least_the_smallest_possible(diffs):
+    p = stats.sign_flip_test(diffs, resamples=300)
+    assert stats.sign_flip_min_p(len(diffs)) - 1e-12 <= p <= 1.0 or len(diffs) > 26
+
+
+# --- over challenges: t interval, sign flips, variance components, power --------------------------
+
+@pytest.mark.parametrize("values", SAMPLES)
+def test_mean_interval_is_scipys_one_sample_t_interval(values):
+    ci = stats.mean_interval(values)
+    expected = sps.ttest_1samp(values, 0.0).confidence_interval(0.95)
+    assert (ci.low, ci.high, ci.df) == pytest.approx((expected.low, expected.high, len(values) - 1))
+    assert stats.mean_interval([3.0]) is None
+    assert stats.mean_interval([2.0, 2.0, 2.0]).zero_width
+
+
+SIGN_DATA = [
+    [3.0, -1.0, 4.0, 1.5, -0.5, 9.0, 2.6],
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+    [5.2, -3.1, 0.0, 2.2, 7.7, -1.0, 4.4, 0.0, 3.3, -2.8, 6.1, 1.9, 0.4],
+    [0.0, 0.0],
+    [-4.0, -2.5, -6.0, -1.0, 3.0],
+]
+
+
+@pytest.mark.parametrize("diffs", SIGN_DATA)
+def test_sign_flip_test_matches_scipys_exact_paired_permutation_test(diffs):
+    if not any(diffs):
+        assert stats.sign_flip_test(diffs) == 1.0
+        return
+    expected = sps.permutation_test(
+        (np.array(diffs),), lambda x: abs(np.mean(x)), permutation_type="samples",
+        alternative="greater", n_resamples=np.inf).pvalue
+    assert stats.sign_flip_test(diffs) == pytest.approx(expected, abs=1e-12)
+
+
+def test_sign_flip_test_matches_brute_force_and_its_monte_carlo_is_seeded_and_close():
+    rng = np.random.default_rng(3)
+    diffs = list(rng.normal(1.0, 3.0, size=16))
+    signs = np.array(list(itertools.product((1.0, -1.0), repeat=16)))
+    sums = np.abs(signs @ np.array(diffs))
+    exact = np.mean(sums >= abs(sum(diffs)) - 1e-9)
+    assert stats.sign_flip_test(diffs) == pytest.approx(exact, abs=1e-12)
+    sampled = stats.sign_flip_test(diffs, exact_max=0, resamples=40_000)
+    assert sampled == stats.sign_flip_test(diffs, exact_max=0, resamples=40_000)
+    assert sampled == pytest.approx(exact, abs=0.006)
+
+
+def test_smallest_sign_flip_p_and_the_challenges_a_family_needs():
+    assert stats.sign_flip_min_p(5) == 0.0625 and stats.sign_flip_min_p(6) == 0.03125
+    assert stats.min_challenges(0.05) == 6
+    assert stats.min_challenges(0.05, family=6) == 8  # 2/2^8 * 6 = 0.047
+    assert stats.min_challenges(0.05, family=28) == 11
+
+
+def test_variance_components_match_numpy():
+    pairs = [([70.0, 75.0, 80.0], [60.0, 62.0, 65.0]), ([50.0, 58.0], [45.0, 50.0, 47.0]),
+             ([40.0], [35.0, 30.0, 36.0]), ([90.0, 91.0, 89.0], [70.0, 72.0, 74.0])]
+    parts = stats.difference_components(pairs)
+    diffs = [np.mean(a) - np.mean(b) for a, b in pairs]
+
+    def pooled(cells):
+        return sum((len(c) - 1) * np.var(c, ddof=1) for c in cells if len(c) > 1) / sum(
+            len(c) - 1 for c in cells if len(c) > 1)
+
+    va, vb = pooled([a for a, _ in pairs]), pooled([b for _, b in pairs])
+    noise = np.mean([va / len(a) + vb / len(b) for a, b in pairs])
+    assert parts.total == pytest.approx(np.var(diffs, ddof=1))
+    assert parts.within == pytest.approx(va + vb) and parts.noise == pytest.approx(noise)
+    assert parts.between == pytest.approx(max(0.0, np.var(diffs, ddof=1) - noise))
+    assert stats.difference_components([([1.0], [2.0]), ([3.0], [1.0])]).within is None
+
+
+def _power_by_hand(gap, per_challenge, challenges, level):
+    se = math.sqrt(per_challenge / challenges)
+    q = sps.t.ppf(1 - level / 2, challenges - 1)
+    return sps.norm.cdf(gap / se - q) + sps.norm.cdf(-gap / se - q)
+
+
+def test_power_over_challenges_matches_the_formula_and_its_routes_are_minimal():
+    parts = stats.VarianceComponents(total=40.0, within=60.0, noise=20.0)  # between = 20
+    goal = stats.PowerGoal(gap=5.0, family=3)
+    estimate = stats.power_over_challenges(parts, goal, challenges=13, trials=3)
+    assert estimate.power_now == pytest.approx(_power_by_hand(5.0, 40.0, 13, 0.05 / 3))
+    n = estimate.trials_needed
+    assert _power_by_hand(5.0, 20.0 + 60.0 / n, 13, 0.05 / 3) >= 0.8
+    assert _power_by_hand(5.0, 20.0 + 60.0 / (n - 1), 13, 0.05 / 3) < 0.8
+    c = estimate.challenges_needed
+    assert _power_by_hand(5.0, 40.0, c, 0.05 / 3) >= 0.8 > _power_by_hand(5.0, 40.0, c - 1, 0.05 / 3)
+    assert estimate.trials_ceiling == pytest.approx(_power_by_hand(5.0, 20.0, 13, 0.05 / 3))
+    assert estimate.better == ("trials" if 13 * n <= c * 3 else "challenges")
+
+
+def test_more_trials_cannot_beat_a_large_challenge_to_challenge_spread():
+    parts = stats.VarianceComponents(total=410.0, within=30.0, noise=10.0)  # between = 400
+    estimate = stats.power_over_challenges(parts, stats.PowerGoal(gap=5.0), challenges=13,
+                                           trials=3)
+    assert estimate.trials_needed is None and estimate.trials_ceiling < 0.8
+    assert estimate.better == "challenges" and estimate.challenges_needed > 13
+    assert estimate.between_sd == pytest.approx(20.0)
+
+
+def test_power_is_zero_below_the_challenges_the_test_needs():
+    parts = stats.VarianceComponents(total=1.0, within=1.0, noise=0.3)
+    estimate = stats.power_over_challenges(parts, stats.PowerGoal(gap=5.0, family=6),
+                                           challenges=7, trials=3)
+    assert estimate.power_now == 0.0 and estimate.challenges_needed == 8
+
+
+def test_percentile_is_numpys_linear_percentile():
+    values = [3.0, 1.0, 10.0, 7.5, 2.2, 9.1, 4.4]
+    for q in (0, 10, 50, 90, 100):
+        assert stats.percentile(values, q) == pytest.approx(np.percentile(values, q))
+    assert stats.percentile([5.0], 90) == 5.0

@@ -1,45 +1,61 @@
 """Statistics for comparing agents: pure functions on plain numbers, standard library only.
 
-The benchmark's unit of replication is the *trial*: each (agent, challenge) cell holds the scores of
-its repeated trials, and the challenge set is fixed. From that design follow the methods here:
+Each (agent, challenge) cell holds the scores of its repeated trials. Two questions can be asked of
+them, and each has its own methods (docs/reporting.md states every one in a sentence):
 
-- the aggregate (the seed's mean over challenges of the per-challenge mean) gets a Student-t interval
-  whose standard error adds each challenge's sampling variance, with Welch-Satterthwaite degrees of
-  freedom (`stratified_interval`);
-- two agents are compared challenge by challenge (the challenge is the pairing block): the difference
-  of aggregates gets the same kind of interval and a p-value from a permutation test that reshuffles
-  trial labels only *within* each challenge (`permutation_test`), exact when the arrangements are few
-  and Monte Carlo with a fixed seed otherwise;
-- hidden acceptance pass/fail of paired trials gets McNemar's exact (binomial) test;
-- pass@k is the unbiased estimator of Chen et al. (2021);
-- `trials_for_gap` answers "how many trials do I need to detect a gap of G points?".
+**Over challenges like these** (the default). The challenges are a sample from a wider pool of
+similar tasks, so the challenge is the unit of inference and the trials are nested in it: each
+cell's trials are averaged first (repeated trials shrink the within-challenge noise of that mean),
+then the challenge-level means are treated as the sample.
 
-The Student-t distribution is computed from the regularised incomplete beta function (a continued
-fraction), so no third-party library is needed; the tests check every function against SciPy.
+- `mean_interval`: Student t interval over the per-challenge means (C - 1 degrees of freedom); its
+  standard error is the one clustered by challenge (Miller, "Adding Error Bars to Evals", 2024).
+- `sign_flip_test`: paired permutation test over challenges on the per-challenge differences; exact
+  up to `EXACT_SIGN_FLIPS` challenges, seeded Monte Carlo beyond.
+- `difference_components` and `power_over_challenges`: the variance split into its
+  challenge-to-challenge and trial-to-trial parts, and the power for more trials or more challenges.
+
+**On these challenges only** (`--condition-on-challenges`). The challenge set is fixed and only
+the trials vary:
+
+- `stratified_interval` / `difference_interval`: Welch-Satterthwaite t intervals from the
+  within-challenge variances (a single-trial cell borrows its agent's pooled variance);
+- `permutation_test`: trial labels reshuffled within each challenge, exact or seeded Monte Carlo;
+- `trials_for_gap`: trials needed for a gap under that model.
+
+Shared: `holm`, `pass_at_k`, and the t distribution (from the regularised incomplete beta
+function, so no third-party library is needed; the tests check every function against SciPy).
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist, fmean, stdev
+from statistics import NormalDist, fmean, stdev, variance
 
 DEFAULT_CONFIDENCE = 0.95
 """Confidence level of every interval unless a caller asks otherwise."""
 
 DEFAULT_RESAMPLES = 10_000
-"""Monte Carlo permutations when exact enumeration is too expensive."""
+"""Monte Carlo resamples when exact enumeration is too expensive."""
 
 EXACT_LIMIT = 50_000
-"""Largest number of arrangements the permutation test enumerates exactly."""
+"""Largest number of arrangements the within-challenge permutation test enumerates exactly."""
+
+EXACT_SIGN_FLIPS = 26
+"""Most non-zero differences whose 2^n sign patterns the sign-flip test enumerates exactly."""
 
 DEFAULT_SEED = 20_240_607
-"""Fixed seed of the Monte Carlo permutation test, so a report is reproducible."""
+"""Fixed seed of every Monte Carlo test, so a report is reproducible."""
 
 _EPS = 1e-12
+_BLOCK = 8  # NOTE: Monte Carlo sign flips draw one of 2^8 precomputed partial sums per block
+_MAX_TABLE = 4_000  # a stratum with more relabellings than this is sampled, not tabulated
+_MAX_SPLIT = 30  # up to this many pooled trials, samples come from two tabulated halves
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,23 +91,65 @@ class Interval:
         """Whether `value` lies inside the interval (bounds included)."""
         return self.low <= value <= self.high
 
+    @property
+    def zero_width(self) -> bool:
+        """Whether nothing varied, so the interval is a single point."""
+        return self.high - self.low <= _EPS * max(1.0, abs(self.low), abs(self.high))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VarianceComponents:
+    """The variance of per-challenge values split into its two sources."""
+
+    total: float | None
+    """Variance over challenges of the per-challenge values as observed (None: one challenge)."""
+    within: float | None
+    """Per-trial variance inside a challenge, pooled (for a difference: both agents' summed);
+    None when no cell has two trials."""
+    noise: float | None
+    """Part of `total` that the current trials' noise explains: mean over challenges of
+    within-variance / trials (None when `within` is)."""
+
+    @property
+    def between(self) -> float | None:
+        """Variance of the true per-challenge values over challenges: total - noise, at least 0."""
+        if self.total is None or self.noise is None:
+            return None
+        return max(0.0, self.total - self.noise)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PowerEstimate:
-    """How many trials per challenge a comparison needs to detect a given gap."""
+    """What it takes to detect a given gap, after the correction for several pairs."""
 
     gap: float
     """The difference in points to detect."""
-    trials_needed: int | None
-    """Trials per (agent, challenge) for the target power; None when the spread is unknown."""
-    power_now: float | None
-    """Estimated power at the current number of trials; None when the spread is unknown."""
-    trials_now: int
-    """Trials per (agent, challenge) now (the smallest cell)."""
     target_power: float
     """Power the estimate aims for, e.g. 0.8."""
     alpha: float
-    """Two-sided significance level."""
+    """Significance level of the family of verdicts."""
+    pairs: int
+    """Verdicts in the family: each pair is tested at alpha / pairs (Holm's first step)."""
+    challenges_now: int
+    """Shared challenges now."""
+    trials_now: int
+    """Trials per (agent, challenge) now (the smallest cell)."""
+    power_now: float | None
+    """Estimated power with the current challenges and trials (None: spread unknown)."""
+    trials_needed: int | None
+    """Trials per cell that reach the target with the current challenges (None: unknown, or
+    unreachable by trials alone; see `trials_ceiling`)."""
+    trials_ceiling: float | None
+    """Power with unlimited trials on the current challenges (None: unknown)."""
+    challenges_needed: int | None
+    """Challenges that reach the target at the current trials (None: unknown or not applicable)."""
+    between_sd: float | None
+    """Challenge-to-challenge standard deviation of the true gap (None: unknown)."""
+    within_sd: float | None
+    """Trial-to-trial standard deviation of a difference of single trials (None: unknown)."""
+    better: str
+    """`challenges`, `trials` (whichever reaches the target with fewer trials per agent),
+    `reached` (the target is met now) or `unknown`."""
 
 
 def summarize(values: Sequence[float]) -> Summary:
@@ -106,6 +164,19 @@ def summarize(values: Sequence[float]) -> Summary:
         maximum=max(values),
     )
 
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100), linear between order statistics (NumPy's default)."""
+    if not values:
+        raise ValueError("cannot take a percentile of an empty sample")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100.0
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+# --- the t distribution ---------------------------------------------------------------------------
 
 def _betacf(a: float, b: float, x: float) -> float:
     """Continued fraction of the incomplete beta function (modified Lentz's method)."""
@@ -175,8 +246,20 @@ def t_cdf(x: float, df: float) -> float:
     return 1.0 - tail if x > 0 else tail
 
 
+def _t_pdf(x: float, df: float) -> float:
+    """Density of Student's t with `df` degrees of freedom."""
+    if math.isinf(df):
+        return NormalDist().pdf(x)
+    log = _lgamma_ratio(df / 2.0, 0.5) - 0.5 * math.log(df * math.pi)
+    return math.exp(log - (df + 1.0) / 2.0 * math.log1p(x * x / df))
+
+
 def t_quantile(p: float, df: float) -> float:
-    """Inverse of `t_cdf`: the value below which a t variable falls with probability `p`."""
+    """Inverse of `t_cdf`: the value below which a t variable falls with probability `p`.
+
+    Newton's method from the normal quantile, kept inside a bracket that bisection narrows
+    whenever a Newton step would leave it.
+    """
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be in (0, 1), got {p}")
     if math.isinf(df):
@@ -186,57 +269,284 @@ def t_quantile(p: float, df: float) -> float:
     low, high = 0.0, max(1.0, NormalDist().inv_cdf(p))
     while t_cdf(high, df) < p:
         low, high = high, high * 2.0
+    x = (low + high) / 2.0 if high > 1.0 else NormalDist().inv_cdf(p)
     for _ in range(200):
-        mid = (low + high) / 2.0
-        if t_cdf(mid, df) < p:
-            low = mid
-        else:
-            high = mid
-        if high - low < 1e-13 * max(1.0, high):
-            break
-    return (low + high) / 2.0
+        error = t_cdf(x, df) - p
+        if error == 0.0:
+            return x
+        low, high = (x, high) if error < 0 else (low, x)
+        following = x - error / _t_pdf(x, df)
+        if not low < following < high:
+            following = (low + high) / 2.0
+        if abs(following - x) < 1e-14 * max(1.0, abs(x)) or high - low < 1e-13 * max(1.0, high):
+            return following
+        x = following
+    return x
 
 
-def _welch(estimate: float, parts: Sequence[tuple[float, Sequence[float]]],
-           confidence: float) -> Interval | None:
-    """t interval for sum(weight * mean(sample)), Welch-Satterthwaite degrees of freedom."""
-    if any(len(sample) < 2 for _, sample in parts):
+# --- over challenges like these -------------------------------------------------------------------
+
+def mean_interval(values: Sequence[float],
+                  confidence: float = DEFAULT_CONFIDENCE) -> Interval | None:
+    """Student t interval for the mean of `values` (one per challenge): mean +- t * sd / sqrt(C).
+
+    With per-challenge means this is the aggregate's interval over challenges; with per-challenge
+    differences, the paired interval. None with fewer than two values (no spread to estimate).
+    """
+    if len(values) < 2:
         return None
-    terms = [(w * w * stdev(s) ** 2 / len(s), len(s) - 1) for w, s in parts]
-    variance = math.fsum(v for v, _ in terms)
-    if variance <= _EPS * max(1.0, estimate * estimate):
+    centre, df = fmean(values), len(values) - 1
+    half = t_quantile(0.5 + confidence / 2.0, df) * stdev(values) / math.sqrt(len(values))
+    if half <= _EPS * max(1.0, abs(centre)):
+        half = 0.0
+    return Interval(low=centre - half, high=centre + half, confidence=confidence, df=df)
+
+
+def sign_flip_min_p(n: int) -> float:
+    """Smallest two-sided p-value the sign-flip test can give with n challenges: 2 / 2^n."""
+    if n < 1:
+        raise ValueError(f"need at least one challenge, got {n}")
+    return min(1.0, 2.0 ** (1 - n))
+
+
+def min_challenges(alpha: float, family: int = 1) -> int:
+    """Fewest challenges for which the sign-flip test can pass Holm's first step (p < alpha/family)."""
+    n = 1
+    while sign_flip_min_p(n) * family >= alpha:
+        n += 1
+    return n
+
+
+def _signed_sums(values: Sequence[float]) -> list[float]:
+    """All 2^n sums of +-v; bit j of an index set means value j was subtracted."""
+    sums = [0.0]
+    for v in values:
+        sums = [s + v for s in sums] + [s - v for s in sums]
+    return sums
+
+
+def sign_flip_test(
+    differences: Sequence[float],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    exact_max: int = EXACT_SIGN_FLIPS,
+) -> float:
+    """Two-sided p-value of the paired sign-flip (permutation) test of mean(differences) = 0.
+
+    Under the null hypothesis each challenge's difference is as likely to have either sign, so the
+    p-value is the share of the 2^n sign patterns whose |sum| is at least the observed |sum|.
+    Challenges with a zero difference change no sum and are left out. Exact (meet in the middle:
+    2 x 2^(n/2) sums and a binary search) up to `exact_max` non-zero differences, otherwise
+    (1 + hits) / (1 + resamples) from a seeded Monte Carlo sample.
+    """
+    if not differences:
+        raise ValueError("need at least one difference")
+    values = [d for d in differences if d != 0.0]
+    observed = abs(math.fsum(values))
+    threshold = observed - 1e-9 * max(1.0, math.fsum(abs(v) for v in values))
+    if threshold <= 0.0:
+        return 1.0
+    if len(values) <= exact_max:
+        half = len(values) // 2
+        left, right = _signed_sums(values[:half]), sorted(_signed_sums(values[half:]))
+        hits = sum(len(right) - bisect.bisect_left(right, threshold - a)
+                   + bisect.bisect_right(right, -threshold - a) for a in left)
+        return hits / 2.0 ** len(values)
+    rng = random.Random(seed)
+    tables = [_signed_sums(values[i:i + _BLOCK]) for i in range(0, len(values), _BLOCK)]
+    totals = map(math.fsum, zip(*(rng.choices(t, k=resamples) for t in tables), strict=True))
+    hits = sum(1 for s in totals if abs(s) >= threshold)
+    return (1 + hits) / (1 + resamples)
+
+
+def pooled_variance(cells: Sequence[Sequence[float]]) -> tuple[float, int] | None:
+    """Within-cell variance pooled over cells with two or more values, and its degrees of freedom."""
+    df = sum(len(c) - 1 for c in cells if len(c) > 1)
+    if df == 0:
+        return None
+    return math.fsum((len(c) - 1) * variance(c) for c in cells if len(c) > 1) / df, df
+
+
+def difference_components(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]
+                          ) -> VarianceComponents:
+    """Variance components of per-challenge differences mean(a) - mean(b), one pair per challenge.
+
+    `within` is the sum of both agents' pooled within-cell variances (the variance of a difference
+    of two single trials); `noise` the mean over challenges of var_a / n_a + var_b / n_b.
+    """
+    diffs = [fmean(a) - fmean(b) for a, b in pairs]
+    total = variance(diffs) if len(diffs) > 1 else None
+    pooled_a = pooled_variance([a for a, _ in pairs])
+    pooled_b = pooled_variance([b for _, b in pairs])
+    if pooled_a is None or pooled_b is None:
+        return VarianceComponents(total=total, within=None, noise=None)
+    va, vb = pooled_a[0], pooled_b[0]
+    noise = fmean([va / len(a) + vb / len(b) for a, b in pairs])
+    return VarianceComponents(total=total, within=va + vb, noise=noise)
+
+
+def _power_t(gap: float, variance_of_mean: float, df: float, alpha_each: float) -> float:
+    """Power of a two-sided t test at level alpha_each when the true gap is `gap` (normal shift)."""
+    if variance_of_mean <= 0.0:
+        return 1.0
+    q = t_quantile(1.0 - alpha_each / 2.0, df)
+    shift = gap / math.sqrt(variance_of_mean)
+    unit = NormalDist()
+    return unit.cdf(shift - q) + unit.cdf(-shift - q)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Design:
+    gap: float
+    alpha: float
+    family: int
+    between: float | None
+    within: float | None
+    total: float
+
+    def power(self, challenges: int, trials: int | None) -> float:
+        """Power with `challenges` challenges and `trials` per cell (None: today's trials)."""
+        if sign_flip_min_p(challenges) * self.family >= self.alpha:
+            return 0.0
+        if trials is None or self.between is None or self.within is None:
+            per_challenge = self.total
+        else:
+            per_challenge = self.between + self.within / trials
+        return _power_t(self.gap, per_challenge / challenges, challenges - 1,
+                        self.alpha / self.family)
+
+
+def _smallest(lo: int, hi: int, reaches: Callable[[int], bool]) -> int | None:
+    """Smallest n in [lo, hi] with reaches(n) true (reaches is monotone), None if none."""
+    if not reaches(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if reaches(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PowerGoal:
+    """What a power estimate aims for."""
+
+    gap: float
+    """The true difference in points to detect."""
+    alpha: float = 0.05
+    """Significance level of the family of verdicts."""
+    family: int = 1
+    """Verdicts in the family (each pair is tested at alpha / family, Holm's first step)."""
+    power: float = 0.8
+    """The probability of detecting the gap to aim for."""
+
+
+def power_over_challenges(components: VarianceComponents, goal: PowerGoal, *, challenges: int,
+                          trials: int) -> PowerEstimate:
+    """Power of the over-challenges verdict, and the trials or challenges that reach the goal.
+
+    The mean difference over C challenges with n trials per cell has variance
+    (between + within / n) / C; each pair is tested at alpha / family (Holm's first step) with a
+    t quantile on C - 1 degrees of freedom, and no design whose sign-flip test cannot reach that
+    level at all has any power. More trials shrink only the within part; more challenges shrink
+    both, so with a large `between` more trials alone may never reach the target.
+    """
+    if goal.gap <= 0:
+        raise ValueError(f"gap must be positive, got {goal.gap}")
+    unknown = PowerEstimate(
+        gap=goal.gap, target_power=goal.power, alpha=goal.alpha, pairs=goal.family,
+        challenges_now=challenges, trials_now=trials, power_now=None, trials_needed=None,
+        trials_ceiling=None, challenges_needed=None, between_sd=None, within_sd=None,
+        better="unknown")
+    if components.total is None or challenges < 2:
+        return unknown
+    design = _Design(gap=goal.gap, alpha=goal.alpha, family=goal.family, total=components.total,
+                     between=components.between, within=components.within)
+    now = design.power(challenges, None)
+    more_challenges = _smallest(max(2, challenges), 1_000_000,
+                                lambda c: design.power(c, None) >= goal.power)
+    ceiling = more_trials = None
+    if design.between is not None:
+        ceiling = design.power(challenges, 10**12)
+        more_trials = _smallest(1, 100_000, lambda n: design.power(challenges, n) >= goal.power)
+    return PowerEstimate(
+        gap=goal.gap, target_power=goal.power, alpha=goal.alpha, pairs=goal.family,
+        challenges_now=challenges, trials_now=trials, power_now=now, trials_needed=more_trials,
+        trials_ceiling=ceiling, challenges_needed=more_challenges,
+        between_sd=None if design.between is None else math.sqrt(design.between),
+        within_sd=None if design.within is None else math.sqrt(design.within),
+        better=_better(now >= goal.power, challenges, trials, more_trials, more_challenges),
+    )
+
+
+def _better(reached: bool, challenges: int, trials: int, more_trials: int | None,
+            more_challenges: int | None) -> str:
+    """Which route reaches the target with fewer trials per agent."""
+    if reached:
+        return "reached"
+    if more_challenges is None:
+        return "trials" if more_trials is not None else "unknown"
+    if more_trials is None:
+        return "challenges"
+    return "trials" if challenges * more_trials <= more_challenges * trials else "challenges"
+
+
+# --- on these challenges only ---------------------------------------------------------------------
+
+def _welch(estimate: float, parts: Sequence[tuple[float, Sequence[float], int]],
+           confidence: float) -> Interval | None:
+    """t interval for sum(weight * mean(sample)), Welch-Satterthwaite degrees of freedom.
+
+    `parts` holds (weight, sample, pool): a sample of one value takes the pooled variance of the
+    other samples of its pool (its agent), entering the degrees of freedom once per pool.
+    """
+    terms: list[tuple[float, float]] = []
+    for pool in sorted({p for _, _, p in parts}):
+        members = [(w, s) for w, s, p in parts if p == pool]
+        terms += [(w * w * variance(s) / len(s), len(s) - 1) for w, s in members if len(s) > 1]
+        singles = [w for w, s in members if len(s) == 1]
+        if singles:
+            pooled = pooled_variance([s for _, s in members])
+            if pooled is None:
+                return None
+            terms.append((math.fsum(w * w for w in singles) * pooled[0], pooled[1]))
+    total = math.fsum(v for v, _ in terms)
+    if total <= _EPS * max(1.0, estimate * estimate):
         return Interval(low=estimate, high=estimate, confidence=confidence, df=math.inf)
-    df = variance**2 / math.fsum(v * v / nu for v, nu in terms)
-    half = t_quantile(0.5 + confidence / 2.0, df) * math.sqrt(variance)
+    df = total**2 / math.fsum(v * v / nu for v, nu in terms)
+    half = t_quantile(0.5 + confidence / 2.0, df) * math.sqrt(total)
     return Interval(low=estimate - half, high=estimate + half, confidence=confidence, df=df)
 
 
 def stratified_interval(groups: Sequence[Sequence[float]],
                         confidence: float = DEFAULT_CONFIDENCE) -> Interval | None:
-    """Interval for the mean of group means (the seed's aggregate over challenges).
+    """Interval for the mean of group means, conditional on the groups (the challenges).
 
-    Each group is one challenge's trial scores. The standard error is
-    sqrt(sum(s_c^2 / n_c)) / C, with Welch-Satterthwaite degrees of freedom. None when a group has
-    fewer than two values (its spread is unknown).
+    Each group is one challenge's trial scores. The standard error is sqrt(sum(s_c^2 / n_c)) / C,
+    with Welch-Satterthwaite degrees of freedom; a one-trial group uses the pooled variance of the
+    others. None when no group has two values.
     """
     if not groups:
         raise ValueError("need at least one group")
     weight = 1.0 / len(groups)
     estimate = fmean([fmean(g) for g in groups])
-    return _welch(estimate, [(weight, g) for g in groups], confidence)
+    return _welch(estimate, [(weight, g, 0) for g in groups], confidence)
 
 
 def difference_interval(strata: Sequence[tuple[Sequence[float], Sequence[float]]],
                         confidence: float = DEFAULT_CONFIDENCE) -> Interval | None:
-    """Interval for mean over strata of (mean(a) - mean(b)): agent A minus agent B, per challenge.
+    """Conditional interval for mean over strata of (mean(a) - mean(b)).
 
-    With one stratum this is Welch's two-sample interval. None when a sample has fewer than two
-    values.
+    With one stratum this is Welch's two-sample interval. None when an agent has no stratum with
+    two values.
     """
     if not strata:
         raise ValueError("need at least one stratum")
     weight = 1.0 / len(strata)
-    parts = [(weight, a) for a, _ in strata] + [(weight, b) for _, b in strata]
+    parts = [(weight, a, 0) for a, _ in strata] + [(weight, b, 1) for _, b in strata]
     return _welch(stratified_difference(strata), parts, confidence)
 
 
@@ -245,12 +555,12 @@ def stratified_difference(strata: Sequence[tuple[Sequence[float], Sequence[float
     return fmean([fmean(a) - fmean(b) for a, b in strata])
 
 
-def _stratum_arrangements(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    """Every value of mean(a') - mean(b') over the ways to relabel a stratum's pooled values."""
+def _stratum_table(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """mean(a') - mean(b') for every way to relabel a stratum's pooled values (equally likely)."""
     pooled, total = [*a, *b], math.fsum([*a, *b])
     out = []
-    for picked in itertools.combinations(range(len(pooled)), len(a)):
-        sum_a = math.fsum(pooled[i] for i in picked)
+    for picked in itertools.combinations(pooled, len(a)):
+        sum_a = math.fsum(picked)
         out.append(sum_a / len(a) - (total - sum_a) / len(b))
     return out
 
@@ -258,6 +568,48 @@ def _stratum_arrangements(a: Sequence[float], b: Sequence[float]) -> list[float]
 def permutation_arrangements(strata: Sequence[tuple[Sequence[float], Sequence[float]]]) -> int:
     """Number of relabellings the stratified permutation test would enumerate exactly."""
     return math.prod(math.comb(len(a) + len(b), len(a)) for a, b in strata)
+
+
+def _sums_by_size(values: Sequence[float]) -> list[list[float]]:
+    """sums[j]: the sum of every j-element subset of `values` (2^n subsets in all)."""
+    sums: list[list[float]] = [[0.0]]
+    for v in values:
+        grown: list[list[float]] = [[] for _ in range(len(sums) + 1)]
+        for j, bucket in enumerate(sums):
+            grown[j].extend(bucket)
+            grown[j + 1].extend(s + v for s in bucket)
+        sums = grown
+    return sums
+
+
+def _split_sampler(pooled: Sequence[float], k: int, rng: random.Random,
+                   resamples: int) -> list[float]:
+    """Sums of `resamples` uniformly random k-subsets of `pooled`, drawn without enumerating them.
+
+    The values are split in two halves; a random k-subset takes j from the first half with
+    probability C(h, j) C(n - h, k - j) / C(n, k), then a uniform j-subset of it and a uniform
+    (k - j)-subset of the other half, whose sums are tabulated by size.
+    """
+    half = len(pooled) // 2
+    left, right = _sums_by_size(pooled[:half]), _sums_by_size(pooled[half:])
+    sizes = [j for j in range(k + 1) if j < len(left) and k - j < len(right)]
+    weights = [math.comb(half, j) * math.comb(len(pooled) - half, k - j) for j in sizes]
+    random_ = rng.random
+    return [left[j][int(random_() * len(left[j]))] + right[k - j][int(random_() * len(right[k - j]))]
+            for j in rng.choices(sizes, weights=weights, k=resamples)]
+
+
+def _sampled_stratum(a: Sequence[float], b: Sequence[float], rng: random.Random,
+                     resamples: int) -> list[float]:
+    """One relabelled difference per resample for a stratum too large to enumerate with the rest."""
+    if math.comb(len(a) + len(b), len(a)) <= _MAX_TABLE:
+        return rng.choices(_stratum_table(a, b), k=resamples)
+    pooled, total = [*a, *b], math.fsum([*a, *b])
+    if len(pooled) <= _MAX_SPLIT:
+        sums = _split_sampler(pooled, len(a), rng, resamples)
+    else:
+        sums = [math.fsum(rng.sample(pooled, len(a))) for _ in range(resamples)]
+    return [s / len(a) - (total - s) / len(b) for s in sums]
 
 
 def permutation_test(
@@ -272,68 +624,24 @@ def permutation_test(
     Under the null hypothesis the two agents' trial scores are exchangeable within each challenge, so
     labels are shuffled within strata only. The p-value is the share of arrangements whose statistic
     is at least as extreme as the observed one: exact when there are at most `exact_limit`
-    arrangements, otherwise (1 + hits) / (1 + resamples) from a seeded Monte Carlo sample.
+    arrangements, otherwise (1 + hits) / (1 + resamples) from a seeded Monte Carlo sample (each
+    stratum's relabellings tabulated once and drawn from, so a resample costs one lookup per
+    stratum).
     """
     if not strata or any(not a or not b for a, b in strata):
         raise ValueError("every stratum needs at least one value on each side")
-    observed = abs(stratified_difference(strata))
-    tolerance = 1e-9 * max(1.0, observed)
+    observed = abs(math.fsum(fmean(a) - fmean(b) for a, b in strata))
+    threshold = observed - 1e-9 * max(1.0, observed)
     if permutation_arrangements(strata) <= exact_limit:
-        choices = [_stratum_arrangements(a, b) for a, b in strata]
-        hits = total = 0
-        for combo in itertools.product(*choices):
-            total += 1
-            hits += abs(math.fsum(combo)) / len(strata) >= observed - tolerance
-        return hits / total
+        sums = [0.0]
+        for a, b in strata:
+            table = _stratum_table(a, b)
+            sums = [s + v for s in sums for v in table]
+        return sum(1 for s in sums if abs(s) >= threshold) / len(sums)
     rng = random.Random(seed)
-    hits = sum(_shuffled_statistic(strata, rng) >= observed - tolerance for _ in range(resamples))
+    columns = [_sampled_stratum(a, b, rng, resamples) for a, b in strata]
+    hits = sum(1 for s in map(math.fsum, zip(*columns, strict=True)) if abs(s) >= threshold)
     return (1 + hits) / (1 + resamples)
-
-
-def _shuffled_statistic(strata: Sequence[tuple[Sequence[float], Sequence[float]]],
-                        rng: random.Random) -> float:
-    diffs = []
-    for a, b in strata:
-        pooled = [*a, *b]
-        rng.shuffle(pooled)
-        diffs.append(fmean(pooled[: len(a)]) - fmean(pooled[len(a):]))
-    return abs(fmean(diffs))
-
-
-def mcnemar_exact(a_only: int, b_only: int) -> float:
-    """Two-sided exact McNemar p-value from the discordant pairs (a passed alone, b passed alone).
-
-    Under the null hypothesis each discordant pair goes either way with probability 1/2, so the
-    p-value is the two-sided binomial tail, capped at 1.
-    """
-    if a_only < 0 or b_only < 0:
-        raise ValueError("counts must be non-negative")
-    n = a_only + b_only
-    if n == 0:
-        return 1.0
-    tail = math.fsum(math.comb(n, i) for i in range(min(a_only, b_only) + 1)) / 2.0**n
-    return min(1.0, 2.0 * tail)
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k from n trials of which c passed: 1 - C(n - c, k) / C(n, k) (Chen et al.)."""
-    if not 0 <= c <= n or not 1 <= k <= n:
-        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
-    if n - c < k:
-        return 1.0
-    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
-
-
-def holm(p_values: Sequence[float]) -> tuple[float, ...]:
-    """Holm-Bonferroni adjusted p-values (step-down), in the order given."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return tuple(adjusted)
 
 
 def _min_trials_for_permutation(challenges: int, alpha: float) -> int:
@@ -350,37 +658,52 @@ def trials_for_gap(
     gap: float,
     trials_now: int,
     alpha: float = 0.05,
+    family: int = 1,
     power: float = 0.8,
 ) -> PowerEstimate:
-    """How many trials per challenge detect a `gap`-point difference, from the observed variances.
+    """Conditional view: trials per challenge that detect a `gap`-point difference on these challenges.
 
     `variances` holds, per challenge, the two agents' per-trial score variances. With n trials per
     cell the difference of aggregates has variance V/n, V = sum(var_a + var_b) / C^2, so a two-sided
-    z-test reaches the target power at n = V (z_{1-alpha/2} + z_power)^2 / gap^2. The answer is never
-    below the fewest trials at which the exact permutation test can reach `alpha` at all (and the
-    power now is 0 below that floor).
+    z-test at alpha / family reaches the target power at n = V (z_{1-alpha/2/family} + z_power)^2 /
+    gap^2. The answer is never below the fewest trials at which the exact permutation test can
+    reach that level at all (and the power now is 0 below that floor).
     """
     if gap <= 0:
         raise ValueError(f"gap must be positive, got {gap}")
     if not variances:
         raise ValueError("need at least one challenge")
-    floor = _min_trials_for_permutation(len(variances), alpha)
+    level = alpha / family
+    floor = _min_trials_for_permutation(len(variances), level)
     per_trial = math.fsum(va + vb for va, vb in variances) / len(variances) ** 2
-    z_alpha, z_power = NormalDist().inv_cdf(1 - alpha / 2), NormalDist().inv_cdf(power)
+    z_alpha, z_power = NormalDist().inv_cdf(1 - level / 2), NormalDist().inv_cdf(power)
     needed = math.ceil(per_trial * (z_alpha + z_power) ** 2 / gap**2 - 1e-9)
-    if trials_now < floor:
-        now = 0.0
-    elif per_trial <= 0:
-        now = 1.0
-    else:
-        now = _z_power(gap / math.sqrt(per_trial / trials_now), z_alpha)
+    now = 0.0 if trials_now < floor else _power_t(gap, per_trial / trials_now, math.inf, level)
     return PowerEstimate(
-        gap=gap, trials_needed=max(floor, needed), power_now=now, trials_now=trials_now,
-        target_power=power, alpha=alpha,
+        gap=gap, target_power=power, alpha=alpha, pairs=family, challenges_now=len(variances),
+        trials_now=trials_now, power_now=now, trials_needed=max(floor, needed),
+        trials_ceiling=1.0, challenges_needed=None, between_sd=None,
+        within_sd=math.sqrt(per_trial * len(variances)),
+        better="reached" if now >= power else "trials",
     )
 
 
-def _z_power(shift: float, z_alpha: float) -> float:
-    """Power of a two-sided z-test when the true difference is `shift` standard errors."""
-    unit = NormalDist()
-    return unit.cdf(shift - z_alpha) + unit.cdf(-shift - z_alpha)
+def holm(p_values: Sequence[float]) -> tuple[float, ...]:
+    """Holm-Bonferroni adjusted p-values (step-down), in the order given."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return tuple(adjusted)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k from n trials of which c passed: 1 - C(n - c, k) / C(n, k) (Chen et al.)."""
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)

@@ -1,11 +1,20 @@
 """`agentbench report`: Markdown, HTML and JSON files from a results folder, with log links."""
 
+import csv
+import io
 import json
+import os
 from pathlib import Path
 
 from agentbench.records import dumps_run
 from tests.cli.helpers import invoke
 from tests.test_comparison import NOISY_A, NOISY_B, make_run
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def results_folder(root: Path, with_run_folder: bool = True) -> Path:
@@ -30,6 +39,15 @@ def test_markdown_report_from_a_folder(capsys, tmp_path: Path):
     assert "wrote" in r.out
 
 
+def test_report_file_gets_the_users_umask_permissions(capsys, tmp_path: Path):
+    # NOTE: the user's umask decides, like any other tool (0644 under the default 022). This holds
+    # once store.write_atomic stops keeping mkstemp's 0600 (that change is the store's).
+    results = results_folder(tmp_path)
+    out = tmp_path / "report.html"
+    assert invoke(capsys, "report", str(results), "-o", str(out)).exit_code == 0
+    assert out.stat().st_mode & 0o777 == 0o666 & ~current_umask()
+
+
 def test_html_report_links_trials_relative_to_the_report(capsys, tmp_path: Path):
     results = results_folder(tmp_path)
     out = tmp_path / "site" / "report.html"
@@ -39,6 +57,16 @@ def test_html_report_links_trials_relative_to_the_report(capsys, tmp_path: Path)
     assert html.startswith("<!DOCTYPE html>")
     assert 'href="../results/run-1/trials/a/easy/a/trial-1/"' in html
     assert "Power: to detect a 5-point gap" in html
+    assert 'id="table-verdicts-score"' in html
+
+
+def test_csv_report_of_every_trial(capsys, tmp_path: Path):
+    results = results_folder(tmp_path)
+    out = tmp_path / "trials.csv"
+    r = invoke(capsys, "report", str(results), "-o", str(out), "--condition-on-challenges")
+    assert r.exit_code == 0, r.err
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert len(rows) == 48 and {row["agent"] for row in rows} == {"a", "b"}
 
 
 def test_no_links_when_the_run_folder_is_gone(capsys, tmp_path: Path):
@@ -63,6 +91,7 @@ def test_usage_errors(capsys, tmp_path: Path):
     results = results_folder(tmp_path)
     r = invoke(capsys, "report", str(results), "-o", str(tmp_path / "report.pdf"))
     assert r.exit_code == 2 and "cannot tell the report format" in r.err
+    assert "name the file .md, .html, .json or .csv" in r.err
     empty = tmp_path / "empty"
     empty.mkdir()
     r = invoke(capsys, "report", str(empty))

@@ -1,10 +1,14 @@
 """The HTML report: escaping, self-containment, chart geometry, and a real headless Chromium.
 
-The browser test drives Chromium over its DevTools protocol through a pipe (`--remote-debugging-pipe`:
-file descriptors 3 and 4, NUL-separated JSON), so it needs no Python package beyond the standard
-library. It loads the report from disk, checks that every chart drew its SVG elements, that nothing
-was logged as an error, that no request left the machine, and saves a full-page screenshot.
-Without Chromium the test is skipped, except when the CI environment variable is set: then it fails.
+The browser tests drive Chromium over its DevTools protocol through a pipe
+(`--remote-debugging-pipe`: file descriptors 3 and 4, NUL-separated JSON), so they need no Python
+package beyond the standard library. They load the report from disk in a 1400-pixel-wide window,
+check that every chart drew its SVG elements, that nothing was logged as an error, that no request
+left the machine, and save a full-page screenshot. The 6-agent test (SYNTHETIC results from
+`tests/synthetic.py`, the data of `examples/synthetic/`) also measures readability in the page:
+no horizontal overflow, no chart scaled down, no text under 11 pixels, no overlapping chart labels,
+no agent name wrapped, and the ranking before everything long.
+Without Chromium the tests are skipped, except when the CI environment variable is set: then they fail.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ import pytest
 
 from agentbench.comparison import CompareOptions, TrialRow, build_comparison
 from agentbench.report import Format, render
+from agentbench.report.charts import middle_ellipsis, short_labels, spread_out
 from agentbench.report.html import heat_colour, nice_ticks, pareto_front, render_html, trial_href
+from tests.synthetic import AGENTS, CHALLENGES, MORE_AGENTS, example_runs, generated_challenges
 from tests.test_comparison import NOISY_A, NOISY_B, make_run
 
 EVIL = '<script>alert("x")</script>&"\'<img src=x onerror=alert(1)>'
@@ -60,11 +66,16 @@ def test_page_is_self_contained():
 def test_every_chart_is_present_with_its_shapes():
     html = render_html(sample_comparison(evil=False))
     for chart_id in CHART_IDS:
-        assert f'<figure id="{chart_id}">' in html
-    assert html.count('class="cell"') == 4 * 3  # heat map: challenges x agents
+        assert f'<figure id="{chart_id}"' in html
+    assert html.count('class="cell"') == 8 * 3  # heat map: challenges x agents
     assert html.count('class="ci"') == 3 * 3  # a whisker (3 lines) per agent
     assert html.count('class="point"') == 2 * 3  # time and cost scatter plots
+    assert html.count('class="leader"') == 2 * 3  # each point's label joined to it
     assert html.count('class="frontier"') >= 1
+    for table in ("ranking", "verdicts-score", "verdicts-hidden", "components", "usage",
+                  "statuses", "agents", "tiers", "aggregate", "challenges", "trials"):
+        assert f'id="table-{table}"' in html
+    assert html.index('id="table-ranking"') < html.index('id="chart-aggregate"')
 
 
 def test_trial_links_are_relative_and_encoded():
@@ -77,7 +88,7 @@ def test_trial_links_are_relative_and_encoded():
     assert trial_href(".", bad) is None
     html = render_html(sample_comparison(evil=False), links={"beta": "."})
     assert 'href="./run-1/trials/beta/easy/a/trial-1/"' in html
-    assert html.count(">logs</a>") == 12 and "not kept" in html
+    assert html.count(">logs</a>") == 24 and "not kept" in html
 
 
 def test_chart_helpers():
@@ -86,6 +97,12 @@ def test_chart_helpers():
     assert pareto_front([(1, 50), (2, 40), (3, 70), (0.5, 10), (3, 60)]) == (
         (0.5, 10), (1, 50), (3, 70))
     assert (heat_colour(0), heat_colour(100)) == ("#d73027", "#1a9850")
+    assert middle_ellipsis("claude-code · run-20260101-a", 16) == "claude-c…60101-a"
+    # two runs of one agent: shortened in the middle, they stay apart
+    short = short_labels(["claude-code · run-1-aaaa", "claude-code · run-2-aaaa"], 12)
+    assert len(set(short.values())) == 2
+    assert spread_out([10.0, 11.0, 12.0, 90.0], 15.0, 0.0, 95.0) == [10.0, 25.0, 40.0, 90.0]
+    assert spread_out([80.0, 85.0, 90.0], 15.0, 0.0, 95.0) == [65.0, 80.0, 95.0]
 
 
 # --- the real browser -----------------------------------------------------------------------------
@@ -190,7 +207,39 @@ PROBE = """JSON.stringify({
 })"""
 
 
-def load_in_browser(page: Path, screenshot: Path, profile: Path) -> dict[str, Any]:
+READABILITY = """(() => {
+  const own = t => Array.from(t.childNodes).filter(n => n.nodeType === 3)
+                        .map(n => n.textContent).join('');
+  const top = id => document.getElementById(id).getBoundingClientRect().top + window.scrollY;
+  const charts = Array.from(document.querySelectorAll('figure[id^="chart-"] svg')).map(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const texts = Array.from(svg.querySelectorAll('text'));
+    const sizes = texts.map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+    const flat = texts.filter(t => !t.hasAttribute('transform')).map(t => {
+      const b = t.getBoundingClientRect(); return {b, text: own(t)}; });
+    const overlaps = [];
+    for (let i = 0; i < flat.length; i++) for (let j = i + 1; j < flat.length; j++) {
+      const a = flat[i].b, b = flat[j].b;
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1
+          && b.top < a.bottom - 1) overlaps.push([flat[i].text, flat[j].text]);
+    }
+    return {id: svg.closest('figure').id, scale, minFont: Math.min(...sizes), overlaps,
+            columns: Array.from(svg.querySelectorAll('text.collabel')).map(own)};
+  });
+  return JSON.stringify({
+    pageWidth: document.documentElement.scrollWidth, charts,
+    rankingTop: top('table-ranking'), matrixTop: top('table-verdicts-score'),
+    wrapped: Array.from(document.querySelectorAll('.agent'))
+                  .filter(e => e.getClientRects().length > 1).map(e => e.textContent),
+    overflowing: Array.from(document.querySelectorAll('.scroll'))
+                  .filter(e => e.scrollWidth > e.clientWidth + 1)
+                  .map(e => e.querySelector('table').id),
+  });
+})()"""
+
+
+def load_in_browser(page: Path, screenshot: Path, profile: Path, *, width: int = 1400,
+                    readability: bool = False) -> dict[str, Any]:
     """Open `page` in headless Chromium: DOM facts, errors, requests; save a full-page PNG."""
     browser = DevTools(chromium(), profile)
     try:
@@ -200,17 +249,23 @@ def load_in_browser(page: Path, screenshot: Path, profile: Path) -> dict[str, An
         for domain in ("Page", "Runtime", "Log", "Network"):
             browser.call(f"{domain}.enable", session=session)
         browser.call("Emulation.setDeviceMetricsOverride", {
-            "width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=session)
+            "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+            session=session)
         browser.call("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
         browser.wait_for("Page.loadEventFired")
         probe = browser.call("Runtime.evaluate", {"expression": PROBE, "returnByValue": True},
                              session=session)
+        read = browser.call("Runtime.evaluate", {"expression": READABILITY,
+                                                 "returnByValue": True},
+                            session=session) if readability else None
         height = browser.call("Page.getLayoutMetrics", session=session)["cssContentSize"]["height"]
         shot = browser.call("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": 1280, "height": height, "scale": 1}}, session=session)
+            "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}},
+            session=session)
         screenshot.write_bytes(base64.b64decode(shot["data"]))
-        return {"dom": json.loads(probe["result"]["value"]), "events": list(browser.events)}
+        return {"dom": json.loads(probe["result"]["value"]), "events": list(browser.events),
+                "readability": json.loads(read["result"]["value"]) if read else None}
     finally:
         browser.close()
 
@@ -251,9 +306,68 @@ def test_report_renders_in_headless_chromium(tmp_path: Path):
     for chart in charts.values():
         assert chart["width"] > 100 and chart["height"] > 40, chart
         assert chart["shapes"] > 5, chart
-    assert charts["chart-heatmap"]["drawn"] == 12
+    assert charts["chart-heatmap"]["drawn"] == 24
     assert charts["chart-aggregate"]["drawn"] == 3
     assert charts["chart-cost"]["drawn"] == 3
     png = (tmp_path / "report.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 20_000
     assert elapsed < 60
+
+
+def six_agent_comparison(agents=AGENTS, challenges=13):
+    """SYNTHETIC: 6 fictional agents x 13 challenges x 3 trials (the data of examples/synthetic/),
+    or other numbers of them."""
+    ids = CHALLENGES if challenges == 13 else generated_challenges(challenges)
+    pairs = example_runs(agents=agents, challenges=ids)
+    return build_comparison([run for run, _ in pairs], models=[model for _, model in pairs],
+                            options=CompareOptions(power_gap=5))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("agents", "challenges"), [(AGENTS, 13), (AGENTS + MORE_AGENTS, 50)])
+def test_many_agents_are_readable_in_a_1400_pixel_window(tmp_path: Path, agents, challenges):
+    comparison = six_agent_comparison(agents, challenges)
+    assert (len(comparison.agents), len(comparison.challenges)) == (len(agents), challenges)
+    page = tmp_path / "report.html"
+    page.write_text(render_html(comparison), encoding="utf-8")
+    result = load_in_browser(page, tmp_path / "report.png", tmp_path / "profile", width=1400,
+                             readability=True)
+    assert problems(result["events"]) == []
+    seen = result["readability"]
+    assert seen["pageWidth"] <= 1400, seen["pageWidth"]
+    assert seen["overflowing"] == []  # no table needs a horizontal scroll bar
+    assert seen["wrapped"] == []  # no agent name broken over two lines
+    assert seen["rankingTop"] < 400 and seen["matrixTop"] < 900  # the answer comes first
+    for chart in seen["charts"]:
+        assert chart["scale"] >= 0.999, chart["id"]  # drawn at full size, not shrunk to fit
+        assert chart["minFont"] >= 11, chart["id"]
+        assert chart["overlaps"] == [], chart["id"]
+    (heatmap,) = [x for x in seen["charts"] if x["id"] == "chart-heatmap"]
+    assert len(set(heatmap["columns"])) == len(agents)  # two runs of delta-agent stay apart
+    assert result["dom"]["charts"][2]["drawn"] == len(agents) * challenges
+
+
+BAD_PAGE = """<!DOCTYPE html><html><body style="margin:0">
+<table id="table-ranking"><tr><td>x</td></tr></table>
+<table id="table-verdicts-score"><tr><td>x</td></tr></table>
+<div style="width:300px"><span class="agent">a name long enough to wrap over two lines here</span></div>
+<div class="scroll" style="width:200px;overflow-x:auto"><table id="table-wide"><tr>
+<td style="white-space:nowrap">a cell much wider than its two hundred pixel box, surely</td>
+</tr></table></div>
+<figure id="chart-bad"><svg width="1000" height="100" viewBox="0 0 1000 100"
+ style="width:500px;font-size:12px"><text x="10" y="50">first label</text>
+<text x="14" y="52">second label</text></svg></figure>
+<div style="width:1600px">wide</div></body></html>"""
+
+
+@pytest.mark.integration
+def test_the_readability_probe_catches_what_it_looks_for(tmp_path: Path):
+    page = tmp_path / "bad.html"
+    page.write_text(BAD_PAGE, encoding="utf-8")
+    seen = load_in_browser(page, tmp_path / "bad.png", tmp_path / "profile",
+                           readability=True)["readability"]
+    assert seen["pageWidth"] > 1400 and seen["overflowing"] == ["table-wide"]
+    assert seen["wrapped"] == ["a name long enough to wrap over two lines here"]
+    (chart,) = seen["charts"]
+    assert chart["scale"] == pytest.approx(0.5) and chart["minFont"] == pytest.approx(6)
+    assert chart["overlaps"] == [["first label", "second label"]]

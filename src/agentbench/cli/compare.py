@@ -1,22 +1,25 @@
 """`agentbench compare A.json B.json ...`: the seed's two tables, then statistics and verdicts.
 
 The first two tables (aggregate per agent; per-challenge score per agent) are the seed's contract,
-reproduced box for box. Everything after them (intervals, components, hidden tests, time and cost,
-paired verdicts, notes) is added below, so a reader of the seed's example finds it unchanged on top.
+reproduced box for box. Everything after them (the ranking with intervals, the pairwise verdict
+matrices, components, time and cost, trial statuses, agents, tiers, the verdicts in words, notes)
+comes from `report.views` and is added below, so a reader of the seed's example finds it unchanged
+on top.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
 from agentbench.cli import output_console
-from agentbench.comparison import CompareOptions, Comparison, build_comparison, format_interval
+from agentbench.comparison import CompareOptions, Comparison, build_comparison
 from agentbench.store import read_results
 
-FORMATS = ("table", "markdown", "json")
+FORMATS = ("table", "markdown", "json", "csv")
 """Output formats of `compare`."""
 
 
@@ -25,15 +28,22 @@ FORMATS = ("table", "markdown", "json")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Terminal tables, Markdown or JSON.")
 @click.option("--power", "power_gap", type=click.FloatRange(min=0, min_open=True), metavar="POINTS",
-              help="Estimate the trials needed to detect a gap of POINTS (e.g. --power 5).")
-def command(results: tuple[Path, ...], fmt: str, power_gap: float | None) -> None:
+              help="Estimate the trials or challenges needed to detect a gap of POINTS (e.g. 5).")
+@click.option("--condition-on-challenges", "conditional", is_flag=True,
+              help="Intervals and verdicts for these challenges only (the trials are the "
+                   "replicates), instead of over challenges like these.")
+def command(results: tuple[Path, ...], fmt: str, power_gap: float | None,
+            conditional: bool) -> None:
     """Compare agents' results files: scores, intervals, paired verdicts.
 
     Example: agentbench compare results/claude-code.json results/codex.json
     """
+    from agentbench.cli.report import run_models
+
     runs = [read_results(path) for path in results]
-    comparison = build_comparison(runs, sources=[str(p) for p in results],
-                                  options=CompareOptions(power_gap=power_gap))
+    comparison = build_comparison(
+        runs, sources=[str(p) for p in results], models=run_models(runs, results),
+        options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
     if fmt == "table":
         console = output_console()
         for renderable in comparison_renderables(comparison):
@@ -70,62 +80,27 @@ def seed_tables(c: Comparison) -> tuple[Any, Any]:
     return aggregate, per_challenge
 
 
-def _table(title: str, headers: list[str], rows: list[list[Any]],
-           left: tuple[int, ...] = (0,)) -> Any:
+_STYLES = {"win": "bold green", "loss": "bold red", "self": "dim"}
+
+
+def view_table(view: Any) -> Any:
+    """A `report.views.TableView` as a rich table and its caption (every cell a Text: agent names
+    are not markup)."""
     from rich import box
+    from rich.console import Group
     from rich.table import Table
 
-    table = Table(title=title, box=box.SQUARE, title_justify="left")
-    for i, header in enumerate(headers):
-        table.add_column(header, justify="left" if i in left else "right")
-    for row in rows:
-        table.add_row(*row)
-    return table
-
-
-def _statistics_table(c: Comparison) -> Any:
-    from rich.text import Text
-
-    from agentbench.report import count, number, pass_at_columns
     from agentbench.report.terminal import safe_text
 
-    ks = pass_at_columns(c)
-    rows = [[safe_text(a.label), Text(number(a.aggregate)),
-             Text(format_interval(a.interval).split(" CI ")[-1]), Text(str(a.trials_per_challenge)),
-             Text(count(a.solved, a.attempts)),
-             *(Text(number(dict(a.pass_at).get(k), percent=True)) for k in ks)] for a in c.agents]
-    return _table(f"Aggregate with its {c.confidence:.0%} confidence interval; hidden tests",
-                  ["Agent", "Aggregate", f"{c.confidence:.0%} CI", "Trials/challenge",
-                   "Hidden solved", *(f"pass@{k}" for k in ks)], rows)
-
-
-def _components_table(c: Comparison) -> Any:
-    from rich.text import Text
-
-    from agentbench.report import component_columns, number
-    from agentbench.report.terminal import safe_text
-
-    columns = component_columns(c.rubric)
-    rows = [[safe_text(a.label), *(Text(number(dict(a.components)[n])) for n, _ in columns),
-             Text(number(a.aggregate))] for a in c.agents]
-    return _table(f"Score breakdown (rubric: {c.rubric})",
-                  ["Agent", *(f"{n.capitalize()} ({w:g})" for n, w in columns), "Total"], rows)
-
-
-def _usage_table(c: Comparison) -> Any:
-    from rich.text import Text
-
-    from agentbench.report import money, number, seconds, status_summary
-    from agentbench.report.terminal import safe_text
-
-    rows = [[safe_text(a.label), Text(seconds(a.mean_time_s)),
-             Text(number(a.mean_input_tokens, digits=0)),
-             Text(number(a.mean_output_tokens, digits=0)), Text(money(a.mean_cost_usd)),
-             Text(money(a.total_cost_usd)), safe_text(status_summary(a.statuses))]
-            for a in c.agents]
-    return _table("Time, tokens and cost (per trial, where the agent reports them)",
-                  ["Agent", "Time", "Tokens in", "Tokens out", "Cost", "Total cost", "Trials"],
-                  rows, left=(0, 6))
+    table = Table(title=safe_text(view.title, "bold"), box=box.SQUARE, title_justify="left")
+    for i, header in enumerate(view.headers):
+        table.add_column(safe_text(header), justify="left" if i < view.left else "right",
+                         no_wrap=i == 0 or i >= view.left)
+    classes = view.classes or [[""] * len(view.headers)] * len(view.rows)
+    for row, styles in zip(view.rows, classes, strict=True):
+        table.add_row(*(safe_text(cell, _STYLES.get(css, "")) for cell, css in
+                        zip(row, styles, strict=True)))
+    return Group(table, safe_text(view.caption, "dim")) if view.caption else table
 
 
 def _verdict_lines(c: Comparison) -> list[Any]:
@@ -133,7 +108,7 @@ def _verdict_lines(c: Comparison) -> list[Any]:
 
     from agentbench.report.terminal import safe_text
 
-    lines: list[Any] = [Text("Paired verdicts", style="bold")]
+    lines: list[Any] = [Text(f"Paired verdicts, {c.population}", style="bold")]
     for v in c.verdicts:
         lines.append(Text.assemble("• ", safe_text(v.text, "bold" if v.winner else "")))
         lines.append(Text.assemble("  hidden tests: ", safe_text(v.hidden_text)))
@@ -145,11 +120,17 @@ def _verdict_lines(c: Comparison) -> list[Any]:
     return lines
 
 
-def comparison_renderables(c: Comparison) -> list[Any]:
-    """Everything `compare` prints, in order: the seed's tables first."""
+def comparison_renderables(c: Comparison,
+                           others: Sequence[tuple[str, Comparison]] = ()) -> list[Any]:
+    """Everything `compare` prints, in order: the seed's tables first, then the report's views
+    (`others`: extra ranking columns, each the same runs compared on another score)."""
     from rich.text import Text
+
+    from agentbench.report import views
 
     aggregate, per_challenge = seed_tables(c)
     blank = Text("")
-    return [aggregate, blank, per_challenge, blank, _statistics_table(c), blank,
-            _components_table(c), blank, _usage_table(c), blank, *_verdict_lines(c)]
+    out: list[Any] = [aggregate, blank, per_challenge]
+    for view in views.after_seed(c, others):
+        out += [blank, view_table(view)]
+    return [*out, blank, *_verdict_lines(c)]

@@ -1,9 +1,10 @@
-"""`agentbench report results/ --output comparison.md`: a Markdown, HTML or JSON report file.
+"""`agentbench report results/ --output comparison.md`: a Markdown, HTML, JSON or CSV report file.
 
-The format follows the output's suffix (`.md`, `.html`, `.json`) unless `--format` says otherwise;
-without `--output` the report goes to standard output. Trials link to their run folders when those
-sit beside the results files, with links relative to the report, so the folder can be moved whole.
-Agents are listed best aggregate first.
+The format follows the output's suffix (`.md`, `.html`, `.json`, or `.csv` for the per-trial table)
+unless `--format` says otherwise; without `--output` the report goes to standard output. Trials link
+to their folders when the run folder with its trials sits beside the results files, with links
+relative to the report, so the folder can be moved whole. Agents are listed best aggregate first;
+each agent's model comes from the run plan (`<run-id>/run.json`) beside its results file.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import click
 
 from agentbench.cli import output_console
 from agentbench.comparison import CompareOptions, Comparison, build_comparison
-from agentbench.errors import UsageError
+from agentbench.errors import AgentBenchError, UsageError
 from agentbench.models import RunRecord
 from agentbench.report import Format, render
 from agentbench.scoring import aggregate_score
-from agentbench.store import read_results, write_atomic
+from agentbench.store import RunDir, read_results, write_atomic
 
 
 @click.command(name="report")
@@ -30,16 +31,20 @@ from agentbench.store import read_results, write_atomic
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]),
               help="Report format (default: from the --output suffix).")
 @click.option("--power", "power_gap", type=click.FloatRange(min=0, min_open=True), metavar="POINTS",
-              help="Estimate the trials needed to detect a gap of POINTS.")
+              help="Estimate the trials or challenges needed to detect a gap of POINTS.")
+@click.option("--condition-on-challenges", "conditional", is_flag=True,
+              help="Intervals and verdicts for these challenges only, instead of over challenges "
+                   "like these.")
 def command(paths: tuple[Path, ...], output: Path | None, fmt: str | None,
-            power_gap: float | None) -> None:
+            power_gap: float | None, conditional: bool) -> None:
     """Write a report comparing the results files in folders or files.
 
-    Example: agentbench report results/ --output report.html
+    Example: agentbench report results/ --output report.html (or .md, .json, .csv for the trials)
     """
     files, runs = by_score(results_files(paths))
-    comparison = build_comparison(runs, sources=[str(p) for p in files],
-                                  options=CompareOptions(power_gap=power_gap))
+    comparison = build_comparison(
+        runs, sources=[str(p) for p in files], models=run_models(runs, files),
+        options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
     text = render(comparison, pick_format(fmt, output),
                   links=log_links(comparison, runs, files, output))
     if output is None:
@@ -83,17 +88,32 @@ def pick_format(fmt: str | None, output: Path | None) -> Format:
     picked = Format.from_suffix(output.suffix)
     if picked is None:
         raise UsageError(f"cannot tell the report format from {output.name!r}",
-                         "name the file .md, .html or .json, or pass --format")
+                         "name the file .md, .html, .json or .csv, or pass --format")
     return picked
 
 
 def log_links(comparison: Comparison, runs: Sequence[RunRecord], files: Sequence[Path],
               output: Path | None) -> dict[str, str]:
-    """Agent label -> its results folder relative to the report, for agents whose run folder exists."""
+    """Agent label -> its results folder relative to the report, for agents whose trials are kept."""
     where = (output.parent if output else Path.cwd()).resolve()
     links = {}
     for agent, run, path in zip(comparison.agents, runs, files, strict=True):
         folder = path.parent.resolve()
-        if (folder / run.run_id).is_dir():
+        if (folder / run.run_id / "trials").is_dir():
             links[agent.label] = Path(os.path.relpath(folder, where)).as_posix()
     return links
+
+
+def run_models(runs: Sequence[RunRecord], files: Sequence[Path]) -> list[str | None]:
+    """The model each run asked for, from the run plan beside its results file (None: unknown).
+
+    A results file copied away from its run folder has no plan beside it; its model is then
+    shown as unknown rather than failing the report.
+    """
+    models: list[str | None] = []
+    for run, path in zip(runs, files, strict=True):
+        try:
+            models.append(RunDir(path.parent / run.run_id).read_plan().model)
+        except AgentBenchError:
+            models.append(None)
+    return models

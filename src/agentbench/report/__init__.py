@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import assert_never
 
-from agentbench.comparison import COMPONENTS, Comparison
+from agentbench.comparison import COMPONENTS, Comparison, fixed
+from agentbench.comparison import percent as as_percent
 from agentbench.scoring import RUBRICS
 
 
@@ -24,6 +25,8 @@ class Format(StrEnum):
     """Every figure of the comparison as JSON."""
     HTML = "html"
     """A single self-contained HTML file with SVG charts."""
+    CSV = "csv"
+    """The per-trial table, one row per trial, for spreadsheets and scripts."""
 
     @classmethod
     def from_suffix(cls, suffix: str) -> Format | None:
@@ -32,11 +35,11 @@ class Format(StrEnum):
 
 
 _SUFFIXES = {".md": Format.MARKDOWN, ".markdown": Format.MARKDOWN, ".json": Format.JSON,
-             ".html": Format.HTML, ".htm": Format.HTML}
+             ".html": Format.HTML, ".htm": Format.HTML, ".csv": Format.CSV}
 
 
-def render(comparison: Comparison, fmt: Format, *,
-           links: Mapping[str, str] | None = None) -> str:
+def render(comparison: Comparison, fmt: Format, *, links: Mapping[str, str] | None = None,
+           others: Sequence[tuple[str, Comparison]] = ()) -> str:
     """Render a comparison as text in `fmt`.
 
     Args:
@@ -44,12 +47,15 @@ def render(comparison: Comparison, fmt: Format, *,
         fmt: The output format.
         links: Agent label -> URL prefix of its results folder, for links to trial logs (HTML and
             Markdown); agents without an entry get no links.
+        others: (column name, comparison of the same runs on another score): each adds a score
+            and interval column to the ranking (HTML and Markdown), e.g. a verified score beside
+            the seed's.
     """
     match fmt:
         case Format.MARKDOWN:
             from agentbench.report.markdown import render_markdown
 
-            return render_markdown(comparison, links=links or {})
+            return render_markdown(comparison, links=links or {}, others=others)
         case Format.JSON:
             from agentbench.report.json import render_json
 
@@ -57,7 +63,11 @@ def render(comparison: Comparison, fmt: Format, *,
         case Format.HTML:
             from agentbench.report.html import render_html
 
-            return render_html(comparison, links=links or {})
+            return render_html(comparison, links=links or {}, others=others)
+        case Format.CSV:
+            from agentbench.report.csv import render_csv
+
+            return render_csv(comparison)
         case _ as unreachable:
             assert_never(unreachable)
 
@@ -67,10 +77,10 @@ def render(comparison: Comparison, fmt: Format, *,
 
 
 def number(value: float | None, *, digits: int = 1, percent: bool = False) -> str:
-    """`82.8` (or `93%` with percent), a dash for None."""
+    """`82.8` (or `93%` with percent), a dash for None; never `-0.0`."""
     if value is None:
         return "-"
-    return f"{value:.0%}" if percent else f"{value:.{digits}f}"
+    return as_percent(value) if percent else fixed(value, digits)
 
 
 def count(part: int, whole: int) -> str:
@@ -80,7 +90,7 @@ def count(part: int, whole: int) -> str:
 
 def money(value: float | None) -> str:
     """`$0.042`, a dash for None (the agent reported no cost)."""
-    return "-" if value is None else f"${value:.3f}"
+    return "-" if value is None else f"${fixed(value, 3)}"
 
 
 def seconds(value: float | None) -> str:
@@ -88,11 +98,6 @@ def seconds(value: float | None) -> str:
     if value is None:
         return "-"
     return f"{value:.1f} s" if value >= 1 or value == 0 else f"{value:.2g} s"
-
-
-def status_summary(statuses: Sequence[tuple[str, int]]) -> str:
-    """`12 completed, 1 timeout`."""
-    return ", ".join(f"{n} {status}" for status, n in statuses) or "-"
 
 
 def pass_at_columns(comparison: Comparison) -> tuple[int, ...]:

@@ -1,7 +1,15 @@
 """The JSON report: every figure of a `Comparison`, field for field, pure.
 
 The object carries `comparison_version`, so scripts can check the shape they read. Infinite degrees
-of freedom (an interval of zero width) are written as null, keeping the output strict JSON.
+of freedom (an interval of zero width in the conditional view) are written as null, keeping the
+output strict JSON.
+
+Version 2 (this one): the `view` and `population` of the inference; per agent `model`,
+`cli_version`, `rank`, time and cost medians and 90th percentiles and `points_per_dollar`; per
+verdict a `score` and a `hidden` paired test (difference, interval, p-value, Holm-adjusted p-value
+and family, challenges won, lost and tied, whether the design can reach significance) replacing
+the version 1 fields `difference`, `interval`, `p_value`, `p_adjusted`, `challenges` and the
+McNemar `hidden` counts.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from typing import Any
 from agentbench.comparison import Comparison
 from agentbench.records import to_jsonable
 
-COMPARISON_VERSION = 1
+COMPARISON_VERSION = 2
 """Version of the JSON shape below; bumped on any incompatible change."""
 
 

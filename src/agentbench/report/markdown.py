@@ -1,7 +1,8 @@
 """The Markdown report (`agentbench report results/ --output comparison.md`), pure.
 
-It opens with the seed's two tables (aggregate per agent, score per challenge), then the intervals,
-the component breakdown, hidden tests, time and cost, tiers, the paired verdicts and the notes. Text
+It opens with the seed's two tables (aggregate per agent, score per challenge), then the tables of
+`report.views` (ranking with intervals, pairwise verdict matrices, breakdown, time and cost, trial
+statuses, agents, tiers, spread), the verdicts in words and the notes. Text
 that comes from results files (agent names, challenge IDs, notes) is escaped, so a name such as
 `a|b<script>` can neither break a table nor inject HTML into a rendered page.
 """
@@ -11,31 +12,29 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from agentbench.comparison import Comparison, Verdict, format_interval
-from agentbench.report import (
-    component_columns,
-    count,
-    money,
-    number,
-    pass_at_columns,
-    seconds,
-    status_summary,
-)
+from agentbench.comparison import CONDITIONAL, Comparison, Verdict
+from agentbench.report import number, views
+from agentbench.report.views import TableView
 
 _INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
-_LINE_START = re.compile(r"^(\d+(?=[.)])|)([#+=.)-])")
+_LINE_START = re.compile(r"^(\d+(?=[.)])|)([#+=.)-])(?!\d)")
 
 
 def md_escape(value: object) -> str:
     """Untrusted text made inert in Markdown: no HTML, no table breaks, no formatting, one line.
 
     Every character CommonMark or GitHub tables could act on is backslash-escaped (`\\<`, `\\|`,
-    `\\[`...), and so is a leading `#`, `-`, `+`, `=` or `1.` that could start a block.
+    `\\[`...), and so is a leading `#`, `-`, `+`, `=` or `1.` that could start a block (unless a
+    digit follows it, as in `-6.6` or `58.2`).
     """
+    return _LINE_START.sub(r"\1\\\2", md_cell(value))
+
+
+def md_cell(value: object) -> str:
+    """Untrusted text made inert inside a table cell (inline only: a cell cannot start a block)."""
     text = " ".join(str(value).split())
     text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
-    text = _INLINE.sub(r"\\\1", text)
-    return _LINE_START.sub(r"\1\\\2", text)
+    return _INLINE.sub(r"\\\1", text)
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> str:
@@ -57,48 +56,12 @@ def _seed_tables(c: Comparison) -> list[str]:
     return ["## Aggregate scores", aggregate, "## Per-challenge scores", per_challenge]
 
 
-def _spread_table(c: Comparison) -> str:
-    def cell_text(agent: str, cid: str) -> str:
-        cell = c.cell(agent, cid)
-        if cell is None:
-            return "-"
-        sd = "" if cell.summary.sd is None else f" ± {cell.summary.sd:.1f}"
-        return f"{cell.summary.mean:.1f}{sd} (n={cell.summary.n})"
-
-    agents = [a.label for a in c.agents]
-    return _table(["Challenge", *(md_escape(a) for a in agents)],
-                  [[md_escape(cid), *(cell_text(a, cid) for a in agents)] for cid in c.challenges])
-
-
-def _stats_table(c: Comparison) -> str:
-    ks = pass_at_columns(c)
-    rows = [[md_escape(a.label), number(a.aggregate), format_interval(a.interval).split(" CI ")[-1],
-             str(a.trials_per_challenge), count(a.solved, a.attempts),
-             *(number(dict(a.pass_at).get(k), percent=True) for k in ks)] for a in c.agents]
-    return _table(["Agent", "Aggregate", f"{c.confidence:.0%} CI", "Trials per challenge",
-                   "Solved hidden tests", *(f"pass@{k}" for k in ks)], rows)
-
-
-def _components_table(c: Comparison) -> str:
-    columns = component_columns(c.rubric)
-    rows = [[md_escape(a.label), *(number(dict(a.components)[name]) for name, _ in columns),
-             number(a.aggregate)] for a in c.agents]
-    return _table(["Agent", *(f"{name.capitalize()} ({weight:g})" for name, weight in columns),
-                   "Total"], rows)
-
-
-def _usage_table(c: Comparison) -> str:
-    rows = [[md_escape(a.label), seconds(a.mean_time_s), number(a.mean_input_tokens, digits=0),
-             number(a.mean_output_tokens, digits=0), money(a.mean_cost_usd),
-             money(a.total_cost_usd), md_escape(status_summary(a.statuses))] for a in c.agents]
-    return _table(["Agent", "Time per trial", "Input tokens per trial", "Output tokens per trial",
-                   "Cost per trial", "Total cost", "Trials"], rows)
-
-
-def _tier_table(c: Comparison) -> str:
-    rows = [[md_escape(tier), *(number(next((t.score for t in a.tiers if t.tier == tier), None))
-                                for a in c.agents)] for tier in c.tiers]
-    return _table(["Tier", *(md_escape(a.label) for a in c.agents)], rows)
+def _view(table: TableView) -> list[str]:
+    """A table view as a heading, the table and its caption (every cell escaped)."""
+    rows = [[md_cell(cell) for cell in row] for row in table.rows]
+    parts = [f"## {md_escape(table.title)}",
+             _table([md_cell(h) for h in table.headers], rows, right_from=table.left)]
+    return parts + ([f"_{md_escape(table.caption)}_"] if table.caption else [])
 
 
 def _verdict_lines(verdicts: Sequence[Verdict]) -> list[str]:
@@ -121,10 +84,20 @@ def _header(c: Comparison, links: Mapping[str, str]) -> list[str]:
     return [
         "# AgentBench comparison",
         f"{len(c.agents)} agent(s), {len(c.challenges)} challenge(s), rubric `{md_escape(c.rubric)}`. "
-        f"Intervals: {c.confidence:.0%} Student t (Welch-Satterthwaite); verdicts: stratified "
-        f"permutation test and McNemar's exact test at alpha={c.alpha:g}.",
+        f"{md_escape(_method(c))}",
         "\n".join(runs),
     ]
+
+
+def _method(c: Comparison) -> str:
+    if c.view == CONDITIONAL:
+        return (f"Inference on these {len(c.challenges)} challenges only (--condition-on-"
+                f"challenges): {c.confidence:.0%} Welch-Satterthwaite t intervals from the "
+                f"trial-to-trial spread; verdicts by a within-challenge permutation test, "
+                f"Holm-adjusted over the pairs at alpha={c.alpha:g}.")
+    return (f"Inference over challenges like these: {c.confidence:.0%} Student t intervals over "
+            f"challenges; verdicts by a sign-flip test on per-challenge differences, "
+            f"Holm-adjusted over the pairs at alpha={c.alpha:g}.")
 
 
 def _link(prefix: str, run_id: str) -> str:
@@ -134,25 +107,21 @@ def _link(prefix: str, run_id: str) -> str:
     return base + quote(run_id, safe="") + "/"
 
 
-def render_markdown(comparison: Comparison, *, links: Mapping[str, str] | None = None) -> str:
+def render_markdown(comparison: Comparison, *, links: Mapping[str, str] | None = None,
+                    others: Sequence[tuple[str, Comparison]] = ()) -> str:
     """The Markdown report of a comparison.
 
     Args:
         comparison: What to report.
         links: Agent label -> URL prefix of its results folder; each listed agent's run ID
             becomes a link to its run folder.
+        others: Extra ranking columns: (name, the same runs compared on another score).
     """
     c = comparison
-    parts = [
-        *_header(c, links or {}),
-        *_seed_tables(c),
-        "## Confidence intervals and hidden tests", _stats_table(c),
-        "## Score breakdown (mean points per challenge)", _components_table(c),
-        "## Spread over trials (mean ± standard deviation)", _spread_table(c),
-        "## Time, tokens and cost", _usage_table(c),
-        "## By tier", _tier_table(c),
-        "## Paired verdicts", "\n".join(_verdict_lines(c.verdicts)),
-    ]
+    parts = [*_header(c, links or {}), *_seed_tables(c)]
+    for table in (*views.after_seed(c, others), views.spread(c)):
+        parts += _view(table)
+    parts += ["## Paired verdicts in words", "\n".join(_verdict_lines(c.verdicts))]
     if c.notes:
         parts += ["## Notes", "\n".join(f"- {md_escape(n)}" for n in c.notes)]
     parts.append("How to read this report: see docs/reporting.md in the AgentBench repository.")
