@@ -91,7 +91,7 @@ def generated_challenges(count: int) -> tuple[str, ...]:
 
 def breakdown(total: float, profile: tuple[float, ...] = (1.0,) * 6) -> ScoreBreakdown:
     """Seed-rubric components adding up to about `total`, shaped by `profile`, each within its weight."""
-    weights = RUBRICS["seed"]
+    weights = RUBRICS["seed"].weights
     raw = [getattr(weights, name) * p for name, p in zip(_COMPONENTS, profile, strict=True)]
     scale = total / sum(raw)
     parts = {name: min(getattr(weights, name), r * scale)

@@ -29,7 +29,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("agentbench.cli.doctor", "Check the machine and each agent CLI's wiring (no API key)."),
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
-    "report": ("agentbench.cli.report", "Write a Markdown, HTML or JSON report from results files."),
+    "report": ("agentbench.cli.report", "Write a Markdown, HTML, JSON or CSV report from results files."),
 }
 
 

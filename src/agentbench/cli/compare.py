@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from agentbench.cli import output_console
-from agentbench.comparison import CompareOptions, Comparison, build_comparison
+from agentbench.comparison import CompareOptions, Comparison, compare_both
 from agentbench.store import read_results
 
 FORMATS = ("table", "markdown", "json", "csv")
@@ -41,17 +41,17 @@ def command(results: tuple[Path, ...], fmt: str, power_gap: float | None,
     from agentbench.cli.report import run_models
 
     runs = [read_results(path) for path in results]
-    comparison = build_comparison(
+    comparison, others = compare_both(
         runs, sources=[str(p) for p in results], models=run_models(runs, results),
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
     if fmt == "table":
         console = output_console()
-        for renderable in comparison_renderables(comparison):
+        for renderable in comparison_renderables(comparison, others):
             console.print(renderable)
         return
     from agentbench.report import Format, render
 
-    click.echo(render(comparison, Format(fmt)), nl=False)
+    click.echo(render(comparison, Format(fmt), others=others), nl=False)
 
 
 def seed_tables(c: Comparison) -> tuple[Any, Any]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from agentbench.cli import output_console
-from agentbench.comparison import CompareOptions, Comparison, build_comparison
+from agentbench.comparison import CompareOptions, Comparison, compare_both
 from agentbench.errors import AgentBenchError, UsageError
 from agentbench.models import RunRecord
 from agentbench.report import Format, render
@@ -42,11 +42,11 @@ def command(paths: tuple[Path, ...], output: Path | None, fmt: str | None,
     Example: agentbench report results/ --output report.html (or .md, .json, .csv for the trials)
     """
     files, runs = by_score(results_files(paths))
-    comparison = build_comparison(
+    comparison, others = compare_both(
         runs, sources=[str(p) for p in files], models=run_models(runs, files),
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
     text = render(comparison, pick_format(fmt, output),
-                  links=log_links(comparison, runs, files, output))
+                  links=log_links(comparison, runs, files, output), others=others)
     if output is None:
         click.echo(text, nl=False)
         return

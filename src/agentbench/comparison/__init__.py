@@ -15,7 +15,7 @@ a reader has to trust:
 - the plain-language notes about anything odd in the inputs.
 
 Modules: `model` (the values), `build` (cells, agents, notes), `verdicts` (pairs, power), `words`
-(sentences and number formats).
+(sentences and number formats), `rubrics` (the verified score beside the run's own).
 """
 
 from agentbench.comparison.build import build_comparison, score_of
@@ -34,6 +34,7 @@ from agentbench.comparison.model import (
     Verdict,
     tier_of,
 )
+from agentbench.comparison.rubrics import compare_both
 from agentbench.comparison.words import (
     fixed,
     format_interval,
@@ -57,6 +58,7 @@ __all__ = [
     "TrialRow",
     "Verdict",
     "build_comparison",
+    "compare_both",
     "fixed",
     "format_interval",
     "format_p",

@@ -19,9 +19,9 @@ OVER_CHALLENGES = "challenges"
 CONDITIONAL = "conditional"
 """View: inference on these challenges only (the challenge set is fixed; only trials vary)."""
 
-SCORE_FIELDS: tuple[str, ...] = ("score", "seed_score")
+SCORE_FIELDS: tuple[str, ...] = ("score", "seed_score", "verified_score")
 """`TrialRecord` fields a comparison can read its scores from (`CompareOptions.score`); a field
-named `<rubric>_score` holds that rubric's score (a `verified_score` field is added here)."""
+named `<rubric>_score` holds that rubric's score."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
