@@ -36,5 +36,5 @@ def command(run_id: str, results_dir: Path, rubric: str | None) -> None:
         outcome = regrade(config, progress)
     console = output_console()
     for record in outcome.records.values():
-        console.print(run_table(record))
+        console.print(run_table(record, console.width))
         console.print(aggregate_line(record))

@@ -157,7 +157,7 @@ def _print_summary(outcome: RunOutcome) -> None:
 
     console = output_console()
     for agent, record in outcome.records.items():
-        console.print(run_table(record))
+        console.print(run_table(record, console.width))
         console.print(aggregate_line(record))
         console.print(Text(f"results: {outcome.results_files[agent]}"))
     console.print(Text(f"run folder (prompts, transcripts, logs, workspaces): {outcome.run_dir}"))

@@ -6,13 +6,18 @@ or escape sequences into the terminal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
 from agentbench.models import Challenge, RunRecord, TrialRecord, TrialStatus
 from agentbench.scoring import aggregate_score
+
+if TYPE_CHECKING:
+    from rich.console import Group
 
 _STATUS_STYLE = {
     TrialStatus.COMPLETED: "green",
@@ -56,27 +61,93 @@ def acceptance_cell(trial: TrialRecord) -> Text:
     return Text(f"{rate:.0%} ({tests.passed}/{tests.total})")
 
 
-def run_table(run: RunRecord) -> Table:
-    """Per-trial score breakdown of one agent's run."""
-    table = Table(title=safe_text(f"{run.agent} — rubric: {run.rubric}"))
-    for column in ("Challenge", "#", "Score", "Build", "Tests", "Cov.", "Qual.",
-                   "Compl.", "Eff.", "Hidden tests", "Time", "Tokens in/out", "Cost", "Status"):
-        table.add_column(column, justify="left" if column in ("Challenge", "Status") else "right",
-                         no_wrap=True)
-    for t in run.trials:
-        s = t.score
-        table.add_row(
-            safe_text(t.challenge_id), Text(str(t.trial)),
-            Text("-" if s is None else f"{s.total:.1f}", style="bold"),
-            *(points_cell(getattr(s, part) if s else None)
-              for part in ("build", "tests", "coverage", "quality", "completeness", "efficiency")),
-            acceptance_cell(t),
-            Text(f"{t.adapter.time_taken_seconds:.1f}s" if t.adapter else "-"),
-            Text(_tokens(t)),
-            Text(f"${t.adapter.cost_usd:.4f}" if t.adapter and t.adapter.cost_usd is not None else "-"),
-            safe_text(t.status.value, _STATUS_STYLE[t.status]),
-        )
+WIDE_LAYOUT_COLUMNS = 170
+"""From this terminal width on, one table holds everything; below it, two narrower tables."""
+
+_PARTS = ("build", "tests", "coverage", "quality", "completeness", "efficiency")
+_PART_HEADS = ("Build", "Tests", "Cov.", "Qual.", "Compl.", "Eff.")
+
+
+def run_table(run: RunRecord, width: int = WIDE_LAYOUT_COLUMNS) -> Group:
+    """Per-trial scores of one agent's run, laid out to read at `width` columns (80 and up).
+
+    Columns every trial leaves empty (tokens, cost) are left out. Wide terminals get one table;
+    narrower ones get the scores first (seed, verified, hidden tests, status), then the breakdown
+    and time, then tokens and cost.
+    """
+    from rich.console import Group
+
+    columns = [c for c in _COLUMNS if c.name not in ("Tokens in/out", "Cost")
+               or any(c.cell(t).plain != "-" for t in run.trials)]
+    title = safe_text(f"{run.agent} — rubric: {run.rubric}")
+    if width >= WIDE_LAYOUT_COLUMNS:
+        return Group(_table(title, [c for c in columns if c.name != "Points"], run.trials))
+    groups = (("Score", "Verified", "Hidden tests", "Status"), ("Points", "Time"), ("Tokens in/out", "Cost"))
+    titles = (title, Text("points per component: " + " ".join(_PART_HEADS)), Text("usage"))
+    tables = []
+    for heading, names in zip(titles, groups, strict=True):
+        picked = [c for c in columns if c.name in ("Challenge", "#", *names)]
+        if len(picked) > 2:
+            tables.append(_table(heading, picked, run.trials))
+    return Group(*tables)
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    name: str
+    cell: Callable[[TrialRecord], Text]
+    wraps: bool = False
+
+
+def _table(title: Text, columns: Sequence[_Column], trials: Sequence[TrialRecord]) -> Table:
+    table = Table(title=title, padding=(0, 1))
+    for column in columns:
+        table.add_column(column.name, justify="left" if column.name in ("Challenge", "Status", "Points")
+                         else "right", no_wrap=not column.wraps, overflow="fold")
+    for trial in trials:
+        table.add_row(*(column.cell(trial) for column in columns))
     return table
+
+
+def _score(trial: TrialRecord, field: str) -> Text:
+    score = getattr(trial, field)
+    return Text("-" if score is None else f"{score.total:.1f}", style="bold" if field == "score" else "")
+
+
+def _points(trial: TrialRecord) -> Text:
+    s = trial.score
+    return Text("-" if s is None else " ".join(f"{getattr(s, part):4.1f}" for part in _PARTS))
+
+
+def _part(part: str) -> Callable[[TrialRecord], Text]:
+    return lambda t: points_cell(getattr(t.score, part) if t.score else None)
+
+
+def _seconds(trial: TrialRecord) -> Text:
+    seconds = trial.agent_seconds if trial.agent_seconds is not None else (
+        trial.adapter.time_taken_seconds if trial.adapter else None)
+    return Text("-" if seconds is None else f"{seconds:.1f}s")
+
+
+def _cost(trial: TrialRecord) -> Text:
+    cost = trial.adapter.cost_usd if trial.adapter else None
+    return Text("-" if cost is None else f"${cost:.4f}")
+
+
+_COLUMNS: tuple[_Column, ...] = (
+    _Column("Challenge", lambda t: safe_text(t.challenge_id), wraps=True),
+    _Column("#", lambda t: Text(str(t.trial))),
+    _Column("Score", lambda t: _score(t, "score")),
+    _Column("Verified", lambda t: _score(t, "verified_score")),
+    *(_Column(head, _part(part)) for head, part in zip(_PART_HEADS, _PARTS, strict=True)),
+    _Column("Points", _points),
+    _Column("Hidden tests", acceptance_cell),
+    _Column("Time", _seconds),
+    _Column("Tokens in/out", lambda t: Text(_tokens(t))),
+    _Column("Cost", _cost),
+    _Column("Status", lambda t: safe_text(t.status.value, _STATUS_STYLE[t.status])),
+)
+"""Every column a run table can show, in order (`Points` only in the narrow layout)."""
 
 
 def _tokens(trial: TrialRecord) -> str:
