@@ -16,6 +16,8 @@ from agentbench.records import dumps_trial, loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config
 from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
 
+pytestmark = pytest.mark.attacks
+
 
 def forged(agent: str) -> str:
     """A valid trial record scoring 100, as an agent would plant it."""

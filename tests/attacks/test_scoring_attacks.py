@@ -8,6 +8,8 @@ import pytest
 from tests.attacks.agents import AGENTS
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
+pytestmark = pytest.mark.attacks
+
 
 def hidden(run: AttackRun, agent: str) -> tuple[int, int]:
     tests = run.trial(agent).measurements.acceptance.tests
