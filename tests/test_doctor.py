@@ -52,8 +52,8 @@ def test_doctor_says_ok_for_a_wired_command_agent(capsys, tmp_path):
     r = invoke(capsys, "doctor", "--agent", "mini", "--agents-config", str(config), "--json")
     assert r.exit_code == 0, r.out + r.err
     rows = {row["check"]: row for row in json.loads(r.out) if row["subject"] == "mini"}
-    assert set(rows) == {"installed", "reaches the scripted server", "exits cleanly",
-                         "writes the scripted files", "reports usage"}
+    assert set(rows) == {"installed", "starts in the sandbox", "reaches the scripted server",
+                         "exits cleanly", "writes the scripted files", "reports usage"}
     assert all(row["ok"] for row in rows.values()), rows
     assert "2 files with the exact content" in rows["writes the scripted files"]["detail"]
 

@@ -446,7 +446,7 @@ def _measure(challenge: Challenge, ctx: MeasureContext, cancel: _Cancel) -> Meas
 def _status(result: AdapterResult) -> TrialStatus:
     if result.timed_out:
         return TrialStatus.TIMEOUT
-    return TrialStatus.COMPLETED if result.success else TrialStatus.AGENT_ERROR
+    return TrialStatus.INFRA_ERROR if result.infra_error else TrialStatus.COMPLETED if result.success else TrialStatus.AGENT_ERROR
 
 
 def _isolation_label(adapter: AgentAdapter, shared: _Shared) -> str:

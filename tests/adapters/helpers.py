@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from agentbench.adapters.cli_base import TrialSetup
-from agentbench.modelserver import ScriptedFile
+from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.sandbox import Confinement
 
 
@@ -46,6 +46,14 @@ def silent_endpoint() -> Iterator[str]:
         silent.bind(("127.0.0.1", 0))
         silent.listen(16)
         yield f"http://127.0.0.1:{silent.getsockname()[1]}"
+
+
+@contextlib.contextmanager
+def healthy_endpoint() -> Iterator[str]:
+    """`http://127.0.0.1:PORT` of a scripted model server that answers normally: the harness's own
+    check of the endpoint passes, so a failed (replayed) run stays the agent's failure."""
+    with RunningServer(Script(files=())) as server:
+        yield server.url
 
 
 def recorded_run(data: Path, name: str) -> tuple[str, str]:
