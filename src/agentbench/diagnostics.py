@@ -149,8 +149,7 @@ def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
     real = str(Path(exe).resolve())
     hint = (f"; its real path is {real}: the sandbox must show it and its install tree"
             if real != exe else "")
-    return Check(adapter.name, "starts in the sandbox", False,
-                 f"could not start {where}: {error.removeprefix('cannot start ')}{hint}")
+    return Check(adapter.name, "starts in the sandbox", False, f"run {where}: {error}{hint}")
 
 
 def _context(tmp: Path, sandbox: str = "none") -> AdapterContext:
