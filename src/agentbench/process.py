@@ -78,11 +78,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     confinement: Confinement | None = None,
     stop_when: StopWhen | None = None,
 ) -> ProcessResult:
-    """Run `argv` to completion or to its time limit, then kill whatever it left behind.
-
-    `stop_when` sees every line of stdout and stderr as it arrives (in the harness, before the cap);
-    when it returns a reason, the whole tree is ended at once and the reason kept in the result.
-    """
+    """Run `argv` to completion or to its time limit, then kill whatever it left behind
+    (`stop_when`: a watch over its output lines that can end it early; see `StopWhen`)."""
     marker = uuid.uuid4().hex
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -96,14 +93,10 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
         proc = _spawn(_join_cgroups(full, groups), cwd, {**env, **tags}, stdin_path)
     except OSError as exc:
         _remove_cgroups(groups)
-        stdout_path.write_bytes(b"")
-        stderr_path.write_text(f"could not start {argv[0]!r}: {exc}\n", encoding="utf-8")
-        return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
-                             stdout_path=stdout_path, stderr_path=stderr_path,
-                             start_error=f"{type(exc).__name__}: {exc}")
+        return _not_started(argv, exc, stdout_path, stderr_path)
     stop = _Stop(stop_when, lambda: _kill(proc.pid, f"{MARKER_VARIABLE}={marker}".encode(), groups))
-    pumps = [_Pump(proc.stdout, stdout_path, max_output_bytes, stop),
-             _Pump(proc.stderr, stderr_path, max_output_bytes, stop)]
+    pumps = [_Pump(pipe, path, max_output_bytes, stop)
+             for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
     timed_out = False
     try:
         proc.wait(timeout=timeout_s)
@@ -122,6 +115,14 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     )
 
 
+def _not_started(argv: Sequence[str], exc: OSError, stdout_path: Path, stderr_path: Path) -> ProcessResult:
+    stdout_path.write_bytes(b"")
+    stderr_path.write_text(f"could not start {argv[0]!r}: {exc}\n", encoding="utf-8")
+    return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
+                         stdout_path=stdout_path, stderr_path=stderr_path,
+                         start_error=f"{type(exc).__name__}: {exc}")
+
+
 def _spawn(
     argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdin_path: Path | None
 ) -> subprocess.Popen[bytes]:
@@ -136,7 +137,9 @@ def _spawn(
 
 
 StopWhen = Callable[[str], str | None]
-"""A watch over a process's output lines: a reason to end the process now, or None."""
+"""A watch over a process's output: it sees every line of stdout and stderr as it arrives (in the
+harness, before the cap); when it returns a reason, the whole tree is ended at once and the reason
+kept in `ProcessResult.stopped`."""
 
 _WATCHED_LINE_BYTES = 8192
 """Longest line given to a `stop_when` watch (the rest of a longer line is skipped)."""
