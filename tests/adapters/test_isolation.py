@@ -162,3 +162,18 @@ def test_without_the_adapters_switch_opencode_would_read_them(real_cli, tmp_path
     seen, _ = run_with_planted_files("opencode", real_cli("opencode"), tmp_path / "project",
                                      env=(("OPENCODE_DISABLE_PROJECT_CONFIG", ""),))
     assert "PLANTED-PARENT-AGENTS.md" in seen
+
+
+def test_instruction_files_above_a_folder_are_found_for_the_runner(tmp_path: Path) -> None:
+    from agentbench.adapters.instructions import instruction_files_above
+
+    trial = tmp_path / "runs" / "trial" / "workspace"
+    trial.mkdir(parents=True)
+    (tmp_path / "AGENTS.md").write_text("x")
+    (tmp_path / "runs" / ".git").mkdir()
+    (tmp_path / "runs" / "CLAUDE.md").symlink_to(tmp_path / "nowhere")  # a dangling link counts too
+    (trial / "GEMINI.md").write_text("the workspace's own: not above it")
+    found = set(instruction_files_above(trial))
+    assert {tmp_path / "AGENTS.md", tmp_path / "runs" / ".git", tmp_path / "runs" / "CLAUDE.md"} <= found
+    assert trial / "GEMINI.md" not in found
+    assert all(not str(path).startswith(str(trial) + "/") for path in found)
