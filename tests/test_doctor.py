@@ -52,8 +52,8 @@ def test_doctor_says_ok_for_a_wired_command_agent(capsys, tmp_path):
     r = invoke(capsys, "doctor", "--agent", "mini", "--agents-config", str(config), "--json")
     assert r.exit_code == 0, r.out + r.err
     rows = {row["check"]: row for row in json.loads(r.out) if row["subject"] == "mini"}
-    assert set(rows) == {"installed", "reaches the scripted server", "exits cleanly",
-                         "writes the scripted files", "reports usage"}
+    assert set(rows) == {"installed", "starts in the sandbox", "reaches the scripted server",
+                         "exits cleanly", "writes the scripted files", "reports usage"}
     assert all(row["ok"] for row in rows.values()), rows
     assert "2 files with the exact content" in rows["writes the scripted files"]["detail"]
 
@@ -87,3 +87,38 @@ def test_doctor_reports_the_machine(capsys):
     assert r.exit_code == 0
     checks = {row["check"] for row in json.loads(r.out) if row["subject"] == "machine"}
     assert {"python", "cache folder", "sandbox (bwrap)", "cgroups"} <= checks
+
+
+def test_doctor_shows_an_unconfigured_command_agent_as_not_configured(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no agentbench.toml here
+    monkeypatch.delenv("AGENTBENCH_AGENTS_CONFIG", raising=False)
+    r = invoke(capsys, "doctor", "--agent", "command", "--json")
+    assert r.exit_code == 0, r.out + r.err
+    (row,) = [row for row in json.loads(r.out) if row["subject"] == "command"]
+    assert row["ok"] and row["check"] == "configured" and row["detail"].startswith("not configured")
+    listed = invoke(capsys, "agents", "--json")
+    assert listed.exit_code == 0
+    (agent,) = [a for a in json.loads(listed.out) if a["name"] == "command"]
+    assert not agent["installed"] and agent["note"].startswith("not configured")
+
+
+def test_doctor_says_why_a_cli_cannot_start_in_the_sandbox(capsys, tmp_path):
+    from agentbench.sandbox import bwrap_path
+
+    cli = tmp_path / "broken-cli"
+    cli.write_text(f"#!{tmp_path}/no-such-interpreter\n")  # starts nowhere
+    cli.chmod(0o755)
+    config = tmp_path / "agents.toml"
+    config.write_text(f'[agents.broken]\nadapter = "command"\ncommand = ["{cli}", "{{prompt_file}}"]\n')
+    r = invoke(capsys, "doctor", "--agent", "broken", "--agents-config", str(config), "--json")
+    assert r.exit_code == 1
+    rows = [row for row in json.loads(r.out) if row["subject"] == "broken"]
+    assert [row["check"] for row in rows] == ["installed", "starts in the sandbox"]
+    started = rows[1]
+    assert not started["ok"]
+    if bwrap_path():
+        assert started["detail"].startswith("run inside bwrap (as under --sandbox bwrap): "
+                                            "cannot start in the bwrap sandbox: ")
+    else:
+        assert started["detail"].startswith("run without a sandbox: cannot start")
+    assert str(cli) in started["detail"] and "No such file or directory" in started["detail"]

@@ -1,10 +1,13 @@
 """`agentbench doctor`: can this machine run the benchmark, and is each agent CLI wired right?
 
 Environment checks: Python, the scoring environment cache, the sandbox (bubblewrap), cgroups,
-rlimits. Agent checks: the CLI is installed (and its version); then the real CLI runs a tiny task
-against the scripted loopback model server (no API key, no tokens spent), and each step is judged:
-did it start, did it reach the server, did it exit cleanly, did the scripted files appear with the
-right content, do its usage figures match what the server reported.
+rlimits. Agent checks: the CLI is installed (and its version, read from its package metadata); then
+the real CLI runs a tiny task against the scripted loopback model server (no API key, no tokens
+spent) inside the sandbox a trial would give it (`--sandbox bwrap` where bubblewrap is installed),
+and each step is judged: did it start in that sandbox (and if not, why), did it reach the server,
+did it exit cleanly, did the scripted files appear with the right content, do its usage figures
+match what the server reported. The generic `command` agent with nothing configured is shown as
+"not configured", which is not a failure.
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ from typing import NamedTuple
 
 from agentbench.adapters.base import AdapterContext
 from agentbench.adapters.cli_base import AgentUnavailableError, CommandAdapter
+from agentbench.adapters.command import CommandTemplateAdapter
 from agentbench.adapters.registry import ADAPTERS, get_adapter
 from agentbench.errors import AgentBenchError
 from agentbench.loader import load_challenge
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.process import cgroups_available
-from agentbench.sandbox import bwrap_path
+from agentbench.sandbox import Confinement, bwrap_path
 from agentbench.workspace import cache_dir
 
 DOCTOR_FILES = (
@@ -97,6 +101,8 @@ def _check_agent(name: str, configs: Mapping[str, AgentConfig]) -> list[Check]:
         return [Check(name, "adapter", False, exc.message)]
     if not isinstance(adapter, CommandAdapter):
         return [Check(name, "adapter", True, "built in, needs no CLI")]
+    if isinstance(adapter, CommandTemplateAdapter) and not adapter.configured:
+        return [Check(name, "configured", True, f"not configured: {adapter.how_to_configure()}")]
     try:
         executable = adapter.resolve_executable()
     except AgentBenchError as exc:
@@ -108,6 +114,11 @@ def _check_agent(name: str, configs: Mapping[str, AgentConfig]) -> list[Check]:
     return [installed, *_wiring(adapter)]
 
 
+def doctor_sandbox() -> str:
+    """The sandbox the doctor runs each CLI in: the strongest a trial can get here."""
+    return "bwrap" if bwrap_path() else "none"
+
+
 def _wiring(adapter: CommandAdapter) -> list[Check]:
     """Run the CLI on the doctor task against the scripted server and judge every step."""
     script = Script(files=DOCTOR_FILES, final_message="Doctor task complete.")
@@ -117,13 +128,31 @@ def _wiring(adapter: CommandAdapter) -> list[Check]:
         workspace = Path(tmp) / "workspace"
         workspace.mkdir()
         try:
-            result = adapter.run_challenge(DOCTOR_PROMPT, workspace, 3, context=_context(Path(tmp)))
+            result = adapter.run_challenge(DOCTOR_PROMPT, workspace, 3,
+                                           context=_context(Path(tmp), doctor_sandbox()))
         except (AgentUnavailableError, OSError) as exc:
             return [Check(adapter.name, "runs", False, str(exc))]
-        return _judge(adapter.name, result, workspace, server, Path(tmp) / "logs")
+        started = _start_check(adapter, result)
+        if not started.ok:
+            return [started]
+        return [started, *_judge(adapter.name, result, workspace, server, Path(tmp) / "logs")]
 
 
-def _context(tmp: Path) -> AdapterContext:
+def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
+    """Whether the CLI started in the sandbox a trial would give it; if not, why."""
+    sandbox = doctor_sandbox()
+    where = "inside bwrap (as under --sandbox bwrap)" if sandbox == "bwrap" else "without a sandbox"
+    error = result.error or ""
+    if not (result.infra_error and error.startswith("cannot start")):
+        return Check(adapter.name, "starts in the sandbox", True, f"started {where}")
+    exe = adapter.resolve_executable() or adapter.wanted_executable()
+    real = str(Path(exe).resolve())
+    hint = (f"; its real path is {real}: the sandbox must show it and its install tree"
+            if real != exe else "")
+    return Check(adapter.name, "starts in the sandbox", False, f"run {where}: {error}{hint}")
+
+
+def _context(tmp: Path, sandbox: str = "none") -> AdapterContext:
     challenge_file = tmp / "challenges" / "easy" / "doctor.yaml"
     challenge_file.parent.mkdir(parents=True)
     challenge_file.write_text(f'name: Doctor\nlanguage: python\nprompt: "{DOCTOR_PROMPT}"\n'
@@ -132,7 +161,7 @@ def _context(tmp: Path) -> AdapterContext:
     for sub in ("home", "tmp", "logs"):
         (tmp / sub).mkdir()
     return AdapterContext(challenge=load_challenge(challenge_file), logs_dir=tmp / "logs",
-                          home=tmp / "home", tmp=tmp / "tmp")
+                          home=tmp / "home", tmp=tmp / "tmp", confinement=Confinement(sandbox=sandbox))
 
 
 def _judge(name: str, result: AdapterResult, workspace: Path, server: RunningServer,

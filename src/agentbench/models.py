@@ -108,6 +108,10 @@ class AdapterResult:
     """Why the agent failed, if it did."""
     version: str | None = None
     """The agent CLI's version, where known."""
+    infra_error: bool = False
+    """The failure is the infrastructure's, not the agent's: the model endpoint was unreachable or
+    answered 5xx, 429 or 401/403, or the CLI could not start; the trial is retried and left out of
+    the scores."""
 
 
 class TrialStatus(StrEnum):

@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
@@ -56,6 +56,8 @@ class ProcessResult:
     """Whether stdout or stderr went over the cap."""
     start_error: str | None = None
     """Why it could not start (e.g. executable not found)."""
+    stopped: str | None = None
+    """Why the harness ended it early (its `stop_when` watch said so), else None."""
 
     @property
     def ok(self) -> bool:
@@ -74,9 +76,11 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
     stdin_path: Path | None = None,
     confinement: Confinement | None = None,
+    stop_when: StopWhen | None = None,
     pass_fds: tuple[int, ...] = (),
 ) -> ProcessResult:
-    """Run `argv` to its end or time limit, then kill what it left (`pass_fds`: inherited fds)."""
+    """Run `argv` to its end or time limit, then kill what it left (`stop_when`: a watch over its
+    output lines that can end it early, see `StopWhen`; `pass_fds`: descriptors it inherits)."""
     marker = uuid.uuid4().hex
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -90,13 +94,10 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
         proc = _spawn(_join_cgroups(full, groups), cwd, {**env, **tags}, stdin_path, pass_fds)
     except OSError as exc:
         _remove_cgroups(groups)
-        stdout_path.write_bytes(b"")
-        stderr_path.write_text(f"could not start {argv[0]!r}: {exc}\n", encoding="utf-8")
-        return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
-                             stdout_path=stdout_path, stderr_path=stderr_path,
-                             start_error=f"{type(exc).__name__}: {exc}")
-    pumps = [_Pump(proc.stdout, stdout_path, max_output_bytes),
-             _Pump(proc.stderr, stderr_path, max_output_bytes)]
+        return _not_started(argv, exc, stdout_path, stderr_path)
+    stop = _Stop(stop_when, lambda: _kill(proc.pid, f"{MARKER_VARIABLE}={marker}".encode(), groups))
+    pumps = [_Pump(pipe, path, max_output_bytes, stop)
+             for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
     timed_out = False
     try:
         proc.wait(timeout=timeout_s)
@@ -111,8 +112,16 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     return ProcessResult(
         argv=tuple(argv), returncode=None if timed_out else proc.returncode, timed_out=timed_out,
         duration_s=time.monotonic() - start, stdout_path=stdout_path, stderr_path=stderr_path,
-        output_truncated=any(p.truncated for p in pumps),
+        output_truncated=any(p.truncated for p in pumps), stopped=stop.reason,
     )
+
+
+def _not_started(argv: Sequence[str], exc: OSError, stdout_path: Path, stderr_path: Path) -> ProcessResult:
+    stdout_path.write_bytes(b"")
+    stderr_path.write_text(f"could not start {argv[0]!r}: {exc}\n", encoding="utf-8")
+    return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
+                         stdout_path=stdout_path, stderr_path=stderr_path,
+                         start_error=f"{type(exc).__name__}: {exc}")
 
 
 def _spawn(
@@ -129,28 +138,69 @@ def _spawn(
         )
 
 
-class _Pump(threading.Thread):
-    """Copies one pipe to a file, keeping at most `cap` bytes and draining the rest."""
+StopWhen = Callable[[str], str | None]
+"""A watch over a process's output: it sees every line of stdout and stderr as it arrives (in the
+harness, before the cap); when it returns a reason, the whole tree is ended at once and the reason
+kept in `ProcessResult.stopped`."""
 
-    def __init__(self, pipe: IO[bytes] | None, path: Path, cap: int) -> None:
+_WATCHED_LINE_BYTES = 8192
+"""Longest line given to a `stop_when` watch (the rest of a longer line is skipped)."""
+
+
+class _Stop:
+    """Feeds output lines to a `stop_when` watch and ends the tree the first time it says so."""
+
+    def __init__(self, watch: StopWhen | None, end: Callable[[], object]) -> None:
+        self.watch, self.end = watch, end
+        self.reason: str | None = None
+        self._lock = threading.Lock()
+
+    def feed(self, line: bytes) -> None:
+        if self.watch is None or self.reason is not None:
+            return
+        with self._lock:
+            if self.reason is None:
+                self.reason = self.watch(line[:_WATCHED_LINE_BYTES].decode("utf-8", "replace"))
+            ended = self.reason is not None
+        if ended:
+            self.end()
+
+
+class _Pump(threading.Thread):
+    """Copies one pipe to a file, keeping at most `cap` bytes and draining the rest; every line
+    also goes to the `stop` watch."""
+
+    def __init__(self, pipe: IO[bytes] | None, path: Path, cap: int, stop: _Stop) -> None:
         super().__init__(daemon=True)
-        self.pipe, self.path, self.cap = pipe, path, cap
+        self.pipe, self.path, self.cap, self.stop = pipe, path, cap, stop
         self.truncated = False
         self.start()
+
+    def _lines(self, pending: bytes, chunk: bytes) -> bytes:
+        """Give the complete lines of `pending + chunk` to the watch; return the unfinished rest."""
+        if self.stop.watch is None:
+            return b""
+        *lines, rest = (pending + chunk).split(b"\n")
+        for line in lines:
+            self.stop.feed(line)
+        return rest[-_WATCHED_LINE_BYTES:]
 
     def run(self) -> None:
         if self.pipe is None:
             return
-        kept = 0
+        kept, pending = 0, b""
         with self.path.open("wb") as out, self.pipe:
             reader = cast(io.BufferedReader, self.pipe)
             while chunk := reader.read1(65536):
+                pending = self._lines(pending, chunk)
                 room = self.cap - kept
                 if room > 0:
                     out.write(chunk[:room])
                     kept += min(room, len(chunk))
                 if len(chunk) > max(room, 0):
                     self.truncated = True
+            if pending:
+                self.stop.feed(pending)
 
 
 def kill_tree(pgid: int, marker: str | None = None) -> int:

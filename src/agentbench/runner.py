@@ -19,7 +19,9 @@ from typing import Protocol
 
 from agentbench import __version__, process
 from agentbench.adapters.cli_base import CommandAdapter
+from agentbench.adapters.instructions import instruction_files_above
 from agentbench.adapters.registry import get_adapter
+from agentbench.errors import RunError
 from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
@@ -92,6 +94,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
     """Run every unfinished trial of the plan, then write the per-agent results files."""
     progress = progress or NullProgress()
     versions = agent_versions(config)  # fails fast on an unknown agent or a missing CLI
+    check_instruction_files(config)
     save_plan(config)
     done = config.run_dir.finished(trial_keys(config))
     todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
@@ -154,15 +157,40 @@ def _collect_count(challenge: Challenge, assets: dict[str, Path], log_dir: Path)
 
 def agent_versions(config: RunConfig) -> dict[str, str | None]:
     """Each agent's version, asked once per run (a missing CLI raises AgentUnavailableError)."""
-    return {agent: agent_version(agent, config.agent_configs) for agent in config.agents}
+    return {agent: agent_version(agent, config.agent_configs, config.sandbox) for agent in config.agents}
 
 
-def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...]) -> str | None:
-    """One agent's version (its CLI checked first)."""
+def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> str | None:
+    """One agent's version (its CLI checked first; a probe that must run it is confined like it)."""
     adapter = get_adapter(agent, dict(configs))
     if isinstance(adapter, CommandAdapter):
         adapter.preflight()
+        return adapter.version(confinement=Confinement(sandbox=sandbox))
     return adapter.version()
+
+
+def check_instruction_files(config: RunConfig) -> None:
+    """Refuse to run agents AgentBench cannot configure where instruction files sit above the trials.
+
+    The six built-in CLIs are told to ignore such files; the generic `command` agent and third-party
+    adapters cannot be, so a CLAUDE.md or AGENTS.md above the trial folders would reach their prompt.
+    """
+    unconfigurable = [a for a in config.agents if _reads_ancestors(get_adapter(a, dict(config.agent_configs)))]
+    if not unconfigurable:
+        return
+    found = instruction_files_above(Path(tempfile.gettempdir()) / "agentbench-trial")
+    if found:
+        raise RunError(
+            f"instruction files above the trial folders would reach {', '.join(unconfigurable)}: "
+            + ", ".join(map(str, found[:5])),
+            "remove them, or point TMPDIR at a folder with none of them (and no .git) above it")
+
+
+def _reads_ancestors(adapter: object) -> bool:
+    from agentbench.adapters.command import CommandTemplateAdapter
+
+    module = type(adapter).__module__
+    return isinstance(adapter, CommandTemplateAdapter) or not module.startswith("agentbench.adapters.")
 
 
 @functools.cache
@@ -171,7 +199,7 @@ def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sand
 
     NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
     each time cost 9% of a trial."""
-    return agent_version(agent, configs), describe(Confinement(sandbox=sandbox), cgroups_available())
+    return agent_version(agent, configs, sandbox), describe(Confinement(sandbox=sandbox), cgroups_available())
 
 
 def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:

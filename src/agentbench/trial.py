@@ -194,7 +194,7 @@ def _verifier_error(ctx: MeasureContext, exc: Exception) -> str:
 
 
 def _status(result: AdapterResult) -> TrialStatus:
-    if getattr(result, "infra_error", False):
+    if result.infra_error:  # NOTE: before the timeout: a silent endpoint also times the CLI out
         return TrialStatus.INFRA_ERROR
     if result.timed_out:
         return TrialStatus.TIMEOUT

@@ -7,8 +7,11 @@ import socket
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from agentbench.adapters.cli_base import TrialSetup
-from agentbench.modelserver import ScriptedFile
+from agentbench.adapters.base import AdapterContext
+from agentbench.adapters.cli_base import CommandAdapter, Runner, TrialSetup
+from agentbench.adapters.registry import ADAPTERS
+from agentbench.models import AgentConfig, Challenge, Rubric
+from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.sandbox import Confinement
 
 
@@ -48,7 +51,41 @@ def silent_endpoint() -> Iterator[str]:
         yield f"http://127.0.0.1:{silent.getsockname()[1]}"
 
 
+@contextlib.contextmanager
+def healthy_endpoint() -> Iterator[str]:
+    """`http://127.0.0.1:PORT` of a scripted model server that answers normally: the harness's own
+    check of the endpoint passes, so a failed (replayed) run stays the agent's failure."""
+    with RunningServer(Script(files=())) as server:
+        yield server.url
+
+
 def recorded_run(data: Path, name: str) -> tuple[str, str]:
     """(stdout, stderr) of a run recorded as `<name>.stdout` and `<name>.stderr` in `data`."""
     return ((data / f"{name}.stdout").read_text(encoding="utf-8"),
             (data / f"{name}.stderr").read_text(encoding="utf-8"))
+
+
+REAL_CLIS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "aider": "aider",
+             "opencode": "opencode", "qwen": "qwen"}
+"""The six agent CLIs `ci/install/*.sh` installs: agent name -> executable."""
+
+
+def scripted_adapter(agent: str, url: str, executable: str, run: Runner | None = None,
+                     env: tuple[tuple[str, str], ...] = ()) -> CommandAdapter:
+    """The agent's adapter pointed at the model server at `url` (its `scripted_env`), plus `env`."""
+    cls = ADAPTERS[agent]
+    assert issubclass(cls, CommandAdapter)
+    scripted = tuple((k, v.format(url=url)) for k, v in cls.scripted_env)
+    config = AgentConfig(name=agent, executable=executable, env=(*scripted, *env))
+    return cls(config, run=run) if run else cls(config)
+
+
+def trial_context(root: Path, sandbox: str = "none") -> AdapterContext:
+    """An adapter context for a trial in `root` (home, tmp and logs made there)."""
+    for name in ("home", "tmp", "logs"):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    challenge = Challenge(id="easy/doctor", name="Doctor", tier="easy", language="python",
+                          prompt="Write a.py.", expected_files=("a.py",), test_commands=(),
+                          scoring_rubric=Rubric(min_files=1))
+    return AdapterContext(challenge=challenge, logs_dir=root / "logs", home=root / "home",
+                          tmp=root / "tmp", confinement=Confinement(sandbox=sandbox))

@@ -97,7 +97,7 @@ def test_parse_recorded_success():
 @pytest.mark.parametrize(("name", "kind", "text"), [
     ("auth", "auth:", "Invalid API key"),
     ("nokey", "auth:", "Not logged in"),
-    ("ratelimit", "rate-limit:", "HTTP 429"),
+    ("ratelimit", "rate_limit:", "HTTP 429"),
     ("model", "model-not-found:", "HTTP 404"),
 ])
 def test_parse_recorded_api_errors(name, kind, text):

@@ -23,7 +23,12 @@ import pytest
 
 from agentbench import process
 from agentbench.adapters.cli_base import TrialSetup
-from agentbench.adapters.codex import DEFAULT_BASE_URL, CodexAdapter, render_config
+from agentbench.adapters.codex import (
+    DEFAULT_BASE_URL,
+    NETWORK_FEATURES,
+    CodexAdapter,
+    render_config,
+)
 from agentbench.adapters.registry import get_adapter
 from agentbench.models import AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
@@ -35,7 +40,12 @@ from agentbench.modelserver.openai_responses import (
     tool_results_seen,
     write_call,
 )
-from tests.adapters.helpers import assert_files_written, silent_endpoint, trial_setup
+from tests.adapters.helpers import (
+    assert_files_written,
+    healthy_endpoint,
+    silent_endpoint,
+    trial_setup,
+)
 
 DATA = Path(__file__).parent / "data" / "codex"
 RECORDED_TOKENS = (4 * 1234, 4 * 56)  # 3 files + the final answer, 1234/56 tokens per model call
@@ -108,8 +118,14 @@ def test_prepare_writes_a_per_trial_codex_home(tmp_path: Path, clean_env: None) 
     settings = tomllib.loads((setup.home / ".codex" / "config.toml").read_text(encoding="utf-8"))
     provider = settings["model_providers"][settings["model_provider"]]
     assert provider == {"name": "AgentBench (agentbench)", "base_url": "http://127.0.0.1:8765/v1",
-                        "env_key": "OPENAI_API_KEY", "wire_api": "responses"}
+                        "env_key": "OPENAI_API_KEY", "wire_api": "responses",
+                        "request_max_retries": 2, "stream_max_retries": 2}
     assert settings["approval_policy"] == "never"
+    # nothing beyond the model endpoint (plugin sync from GitHub and chatgpt.com, apps, browser...)
+    assert settings["features"] == dict.fromkeys(NETWORK_FEATURES, False)
+    assert {"plugins", "remote_plugin", "apps", "unbounded_connection_retries"} <= set(NETWORK_FEATURES)
+    assert settings["web_search"] == "disabled"
+    assert settings["project_root_markers"] == []  # AGENTS.md from the workspace only
     assert settings["check_for_update_on_startup"] is False
     assert settings["analytics"] == {"enabled": False} and settings["feedback"] == {"enabled": False}
     assert settings["otel"] == {"exporter": "none"}
@@ -225,10 +241,11 @@ def _replay(name: str, returncode: int | None, timed_out: bool = False) -> Calla
 ])
 def test_run_challenge_on_replayed_runs(tmp_path: Path, name: str, returncode: int | None,
                                         timed_out: bool, error_start: str | None) -> None:
-    config = AgentConfig(name="codex", executable="/bin/true")
-    adapter = CodexAdapter(config, run=_replay(name, returncode, timed_out))
-    result = adapter.run_challenge("the prompt", tmp_path, 1)
-    assert result.timed_out is timed_out
+    with healthy_endpoint() as url:
+        config = AgentConfig(name="codex", executable="/bin/true", env=(("OPENAI_BASE_URL", url + "/v1"),))
+        adapter = CodexAdapter(config, run=_replay(name, returncode, timed_out))
+        result = adapter.run_challenge("the prompt", tmp_path, 1)
+    assert result.timed_out is timed_out and not result.infra_error
     if error_start is None:
         assert result.success and result.error is None and result.prompts_used == 1
         assert (result.input_tokens, result.output_tokens) == RECORDED_TOKENS
@@ -385,7 +402,7 @@ def test_real_codex_writes_the_scripted_files(real_cli: Callable[[str], str], cl
     assert users[-1]["content"][0]["text"] == PROMPT  # read from stdin, unchanged
     if model:
         assert {r["body"]["model"] for r in ledger.requests} == {model}
-    assert (adapter.version() or "").startswith("codex-cli ")
+    assert adapter.version() == "0.171.0"  # from its package.json
 
 
 @pytest.mark.realcli
@@ -398,5 +415,7 @@ def test_real_codex_is_killed_at_its_time_limit(real_cli: Callable[[str], str], 
         adapter = CodexAdapter(AgentConfig(name="codex", executable=codex, env=env))
         result = adapter.run_challenge("Write a file.", tmp_path, 0.05)  # type: ignore[arg-type]
     assert result.timed_out is True and result.success is False
-    assert result.error is not None and result.error.startswith("timed out")
+    # a silent endpoint fails the harness's own request too (no answer in 5 s): not the agent's
+    assert result.infra_error and result.error is not None
+    assert result.error.startswith("connection: ") and "timed out after" in result.error
     assert 2 <= result.time_taken_seconds < 30

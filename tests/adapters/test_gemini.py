@@ -23,6 +23,7 @@ from agentbench.modelserver import gemini as wire
 from tests.adapters.helpers import (
     CALC_FILES,
     assert_files_written,
+    healthy_endpoint,
     recorded_run,
     silent_endpoint,
     trial_setup,
@@ -71,7 +72,9 @@ def test_prepare_writes_settings_into_the_trial_home(tmp_path: Path) -> None:
     assert GeminiAdapter().prepare(setup) == {}
     settings = json.loads((setup.home / ".gemini" / "settings.json").read_text())
     assert settings["security"]["auth"]["selectedType"] == "gemini-api-key"
-    assert settings["general"] == {"enableAutoUpdate": False, "enableAutoUpdateNotification": False}
+    assert settings["general"] == {"enableAutoUpdate": False, "enableAutoUpdateNotification": False,
+                                   "maxAttempts": 2, "retryFetchErrors": False}
+    assert settings["context"] == {"memoryBoundaryMarkers": []}  # no GEMINI.md from above the workspace
     assert settings["privacy"]["usageStatisticsEnabled"] is False
     assert settings["telemetry"]["enabled"] is False
 
@@ -186,9 +189,10 @@ def _fake_run(name: str, returncode: int | None, timed_out: bool = False) -> Cal
 ])
 def test_run_challenge_on_replayed_runs(tmp_path: Path, name: str, returncode: int, success: bool,
                                         error_start: str | None) -> None:
-    config = AgentConfig(name="gemini", executable="/bin/true")
-    result = GeminiAdapter(config, run=_fake_run(name, returncode)).run_challenge("p", tmp_path, 1)
-    assert result.success is success
+    with healthy_endpoint() as url:
+        config = AgentConfig(name="gemini", executable="/bin/true", env=(("GOOGLE_GEMINI_BASE_URL", url),))
+        result = GeminiAdapter(config, run=_fake_run(name, returncode)).run_challenge("p", tmp_path, 1)
+    assert result.success is success and not result.infra_error
     assert result.timed_out is False
     if error_start is None:
         assert result.error is None and result.input_tokens == 492 and result.prompts_used == 4
@@ -303,5 +307,7 @@ def test_real_cli_is_killed_at_its_time_limit(real_cli: Callable[[str], str], tm
         result = GeminiAdapter(config).run_challenge("Write a file.", tmp_path, 0.05)  # type: ignore[arg-type]
     assert result.timed_out is True
     assert result.success is False
-    assert result.error is not None and result.error.startswith("timed out")
+    # a silent endpoint fails the harness's own request too (no answer in 5 s): not the agent's
+    assert result.infra_error and result.error is not None
+    assert result.error.startswith("connection: ") and "timed out after" in result.error
     assert 3 <= result.time_taken_seconds < 30

@@ -71,7 +71,8 @@ def test_build_argv_runs_headless_json_and_keeps_the_prompt_off_the_command_line
     setup = trial(tmp_path)
     prompt = "--help; rm -rf / $(echo hi)\nsecond line"
     argv = OpenCodeAdapter().build_argv(prompt, setup)
-    assert argv == ["run", "--format", "json", "--title", "agentbench trial"]
+    assert argv == ["run", "--format", "json", "--title", "agentbench trial",
+                    "--print-logs", "--log-level", "ERROR"]
     assert OpenCodeAdapter().stdin_file(setup) == setup.prompt_file
 
 

@@ -70,13 +70,17 @@ def test_prepare_writes_settings_into_the_trial_home(tmp_path: Path, no_user_end
                                            ("OPENAI_API_KEY", "sk-test")))
     env = QwenCodeAdapter(config).environment(setup)
     settings = json.loads((setup.home / ".qwen" / "settings.json").read_text())
-    assert settings == json.loads(render_settings())
+    context_file = settings["context"]["fileName"]
+    assert settings == json.loads(render_settings(context_file[0]))
+    assert len(context_file) == 1 and context_file[0].startswith("AGENTBENCH-NO-CONTEXT-")
+    assert settings["model"] == {"generationConfig": {"maxRetries": 0}}
     assert settings["security"] == {"auth": {"selectedType": "openai"},
                                     "folderTrust": {"enabled": False}}
     assert settings["general"]["enableAutoUpdate"] is False
     assert settings["privacy"]["usageStatisticsEnabled"] is False
     assert settings["telemetry"]["enabled"] is False and settings["tools"]["approvalMode"] == "yolo"
     assert env["HOME"] == str(setup.home) and env["QWEN_CODE_SUPPRESS_YOLO_WARNING"] == "1"
+    assert env["QWEN_DEBUG_LOG_FILE"] == "1"  # its retries show only there (the harness follows it)
     assert env["OPENAI_BASE_URL"] == "http://127.0.0.1:1/v1" and env["OPENAI_API_KEY"] == "sk-test"
 
 

@@ -13,6 +13,11 @@ LiteLLM on its bundled copy. Known models keep their prices; for any other model
 on an OpenAI-compatible endpoint set with `OPENAI_API_BASE`) prices come from a model metadata file,
 given with `AIDER_MODEL_METADATA_FILE` in the agents config's `env`.
 
+Aider retries a failed model request for about a minute (0.125 s doubling up to 60 s, a constant
+with no option), printing `Retrying in N seconds...` on stdout before each attempt: the harness
+watches for those lines (`retry_watch`). It reads no instruction file on its own (`CONVENTIONS.md` only
+with `--read`), and with `--no-git` its only config files are in the trial HOME and the workspace.
+
 Aider reports usage only as text, once per model call: `Tokens: 1.2k sent, 45 received. Cost: $0.01
 message, $0.02 session.` `parse_output` sums the `Tokens:` lines (counts of 1000 and more are rounded
 by aider, e.g. `1.2k`) and takes the last `session` cost.
@@ -24,6 +29,9 @@ import json
 import re
 
 from agentbench.adapters.cli_base import CommandAdapter, ErrorPattern, TrialSetup, Usage
+from agentbench.adapters.endpoint import ANTHROPIC, GEMINI, OPENAI, Endpoint
+from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
+from agentbench.adapters.versions import PythonDistribution
 
 PRICE_CACHE = ".aider/caches/model_prices_and_context_window.json"
 """Aider's model price cache, relative to HOME (downloaded at start when missing or empty)."""
@@ -79,6 +87,7 @@ class AiderAdapter(CommandAdapter):
     adapter_name = "aider"
     executable = "aider"
     package = "aider-chat (PyPI, own venv: ci/install/aider.sh)"
+    version_source = PythonDistribution("aider-chat")
     scripted_env = (("OPENAI_API_BASE", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     ("AIDER_MODEL", "openai/scripted"))
     passthrough_env = ("OPENAI_API_KEY", "OPENAI_API_BASE", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
@@ -86,15 +95,32 @@ class AiderAdapter(CommandAdapter):
     error_patterns = (
         ErrorPattern(regex=r"AuthenticationError|Incorrect API key|api[_ ]key .*(missing|not set)"
                            r"|Missing these environment variables",
-                     kind="auth", message="the API key was refused or is missing"),
-        ErrorPattern(regex=r"RateLimitError|rate limit|quota", kind="rate_limit",
+                     kind=AUTH, message="the API key was refused or is missing"),
+        ErrorPattern(regex=r"RateLimitError|rate limit|quota", kind=RATE_LIMIT,
                      message="rate limited or out of quota"),
         ErrorPattern(regex=r"NotFoundError|model .* does not exist|LLM Provider NOT provided",
                      kind="model_not_found", message="the model (or endpoint) was not found"),
         ErrorPattern(regex=r"APIConnectionError|Connection (refused|error)|InternalServerError"
                            r"|ServiceUnavailableError",
-                     kind="connection", message="could not reach the model endpoint"),
+                     kind=CONNECTION, message="could not reach the model endpoint"),
+        ErrorPattern(regex=r"BadGatewayError|servers are down or overloaded",
+                     kind=SERVER_ERROR, message="the model endpoint failed (HTTP 5xx)"),
     )
+    retry_watch = RetryWatch(regex=r"^Retrying in [\d.]+ seconds")
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The API of the model's provider: Anthropic and Gemini models by name, else OpenAI's
+        (at `OPENAI_API_BASE` when set); None when no model is named and no base URL is set."""
+        model = setup.model or self.variable("AIDER_MODEL") or ""
+        if model.startswith(("anthropic/", "claude")):
+            return Endpoint(protocol=ANTHROPIC, base_url=self.variable("ANTHROPIC_API_BASE"),
+                            key=self.variable("ANTHROPIC_API_KEY"))
+        if model.startswith("gemini"):
+            return Endpoint(protocol=GEMINI, key=self.variable("GEMINI_API_KEY"))
+        base = self.variable("OPENAI_API_BASE")
+        if not (model or base):
+            return None
+        return Endpoint(protocol=OPENAI, base_url=base, key=self.variable("OPENAI_API_KEY"))
 
     def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
         """One message from the prompt file, every question answered yes, no git, files in whole."""

@@ -6,8 +6,14 @@ option, and its length is not limited by the kernel's per-argument cap). Permiss
 bypassed so edits and shell commands in the workspace run unattended; Claude Code refuses that mode
 as root unless `IS_SANDBOX=1`, which the adapter sets (each trial runs in its own workspace, HOME
 and TMPDIR). Update checks, telemetry, error reporting and other non-essential traffic are turned
-off with Claude Code's own environment variables. The endpoint and key come from
-`ANTHROPIC_BASE_URL` and `ANTHROPIC_API_KEY` (or `ANTHROPIC_AUTH_TOKEN`).
+off with Claude Code's own environment variables, and a failing request is retried twice at most
+(`CLAUDE_CODE_MAX_RETRIES`; its default, 10, spends minutes on a dead endpoint). The endpoint and key
+come from `ANTHROPIC_BASE_URL` and `ANTHROPIC_API_KEY` (or `ANTHROPIC_AUTH_TOKEN`).
+
+Claude Code reads `CLAUDE.md`, `CLAUDE.local.md` and `.claude/CLAUDE.md` (and `.claude/rules/`) in
+every folder from the working directory up to `/`: the trial HOME's `~/.claude/settings.json`
+excludes every one outside the workspace (`claudeMdExcludes: ["!<workspace>/**"]`), so a file left
+above the trial folder never reaches the model.
 
 Usage comes from the `result` line that ends the stream: its `modelUsage` (per model: main loop,
 subagents and auxiliary calls) summed over models; input tokens count cache reads and cache writes
@@ -16,6 +22,7 @@ too. Cost is Claude Code's own `total_cost_usd` estimate and turns its `num_turn
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -27,6 +34,9 @@ from agentbench.adapters.cli_base import (
     Usage,
     json_events,
 )
+from agentbench.adapters.endpoint import ANTHROPIC, Endpoint
+from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
+from agentbench.adapters.versions import NpmPackage
 
 QUIET_ENV: dict[str, str] = {
     "IS_SANDBOX": "1",
@@ -35,8 +45,19 @@ QUIET_ENV: dict[str, str] = {
     "DISABLE_ERROR_REPORTING": "1",
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     "CLAUDE_CODE_DISABLE_TERMINAL_TITLE": "1",
+    "CLAUDE_CODE_MAX_RETRIES": "2",
 }
-"""Set for every trial: allow bypassed permissions as root, and no traffic besides the model's."""
+"""Set for every trial: allow bypassed permissions as root, no traffic besides the model's, and
+two retries of a failed model request at most."""
+
+_GLOB_SPECIAL = re.compile(r"([*?\[\]{}()!+@\\])")
+
+
+def render_settings(workspace: Path) -> str:
+    """The trial HOME's `~/.claude/settings.json`: no CLAUDE.md from outside the workspace."""
+    folder = _GLOB_SPECIAL.sub(r"\\\1", str(workspace))
+    return json.dumps({"claudeMdExcludes": [f"!{folder}/**"]}, indent=2) + "\n"
+
 
 _TAIL_LINES = 12
 """Lines at the end of stdout searched for error patterns (error events and the result line)."""
@@ -51,8 +72,8 @@ class ClaudeCodeAdapter(CommandAdapter):
     adapter_name = "claude-code"
     executable = "claude"
     package = "@anthropic-ai/claude-code (npm install -g @anthropic-ai/claude-code)"
-    scripted_env = (("ANTHROPIC_BASE_URL", "{url}"), ("ANTHROPIC_API_KEY", "sk-ant-scripted"),
-                    ("CLAUDE_CODE_MAX_RETRIES", "1"))
+    version_source = NpmPackage("@anthropic-ai/claude-code")
+    scripted_env = (("ANTHROPIC_BASE_URL", "{url}"), ("ANTHROPIC_API_KEY", "sk-ant-scripted"))
     passthrough_env = (
         "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
         "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL",
@@ -60,17 +81,25 @@ class ClaudeCodeAdapter(CommandAdapter):
     error_patterns = (
         ErrorPattern(regex=r'"error":\s*"authentication_failed"|authentication_error|invalid x-api-key'
                            r"|Invalid API key|Not logged in",
-                     kind="auth", message="the API key was refused or is missing (ANTHROPIC_API_KEY)"),
+                     kind=AUTH, message="the API key was refused or is missing (ANTHROPIC_API_KEY)"),
         ErrorPattern(regex=r'"error":\s*"(?:rate_limit|billing_error|overloaded)"|rate_limit_error'
                            r"|Request rejected \(429\)",
-                     kind="rate-limit", message="rate limited, overloaded or out of credit"),
+                     kind=RATE_LIMIT, message="rate limited, overloaded or out of credit"),
+        ErrorPattern(regex=r'"api_error_status":\s*5\d\d|API Error: 5\d\d|"error":\s*"server_error"',
+                     kind=SERVER_ERROR, message="the model endpoint failed (HTTP 5xx)"),
         ErrorPattern(regex=r'"error":\s*"model_not_found"|issue with the selected model',
                      kind="model-not-found", message="the model does not exist at this endpoint"),
         ErrorPattern(regex=r"cannot be used with root/sudo privileges",
                      kind="config", message="bypassed permissions refused as root (IS_SANDBOX unset)"),
         ErrorPattern(regex=r'"subtype":\s*"api_retry"|Connection error|ECONNREFUSED|Unable to connect',
-                     kind="network", message="could not reach the model endpoint (ANTHROPIC_BASE_URL)"),
+                     kind=CONNECTION, message="could not reach the model endpoint (ANTHROPIC_BASE_URL)"),
     )
+    retry_watch = RetryWatch(regex=r'^\{"type":\s*"system",\s*"subtype":\s*"api_retry"')
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The Anthropic API at `ANTHROPIC_BASE_URL` with `ANTHROPIC_API_KEY` (or the auth token)."""
+        key = self.variable("ANTHROPIC_API_KEY") or self.variable("ANTHROPIC_AUTH_TOKEN")
+        return Endpoint(protocol=ANTHROPIC, base_url=self.variable("ANTHROPIC_BASE_URL"), key=key)
 
     def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
         """Headless, stream-JSON output, no permission prompts; the prompt goes on stdin."""
@@ -85,7 +114,10 @@ class ClaudeCodeAdapter(CommandAdapter):
         return setup.prompt_file
 
     def prepare(self, setup: TrialSetup) -> dict[str, str]:
-        """No config file needed (HOME is the trial's own); quiet, sandbox-mode environment."""
+        """`~/.claude/settings.json` in the trial HOME; quiet, sandbox-mode environment."""
+        folder = setup.home / ".claude"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "settings.json").write_text(render_settings(setup.workspace.resolve()), encoding="utf-8")
         return dict(QUIET_ENV)
 
     def parse_output(self, stdout: str, stderr: str) -> Usage:

@@ -7,6 +7,11 @@ base's `run_challenge` is the only place an agent process is started: through `p
 own process group, with the trial's own HOME and TMPDIR, an explicit environment (an allowlist, the
 variables the adapter declares, the agents config's `env`), the time limit enforced by killing the
 whole tree, and stdout/stderr kept as the trial's transcript.
+
+A failed run is the infrastructure's (`AdapterResult.infra_error`) only on harness-side evidence (see
+`agentbench.adapters.failures`): the endpoint fails the harness's own request too, or the CLI never
+started. The version is read from the CLI's package metadata (`version_source`); only where that is
+not possible is the CLI run for it, confined like the agent, for a few seconds, its output capped.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -24,9 +30,18 @@ from typing import Any, ClassVar
 
 from agentbench import process
 from agentbench.adapters.base import AdapterContext, AgentAdapter
+from agentbench.adapters.endpoint import Endpoint, endpoint_failure
+from agentbench.adapters.failures import (
+    LogTail,
+    RetryStop,
+    RetryWatch,
+    start_failure,
+    workspace_state,
+)
+from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
-from agentbench.sandbox import Confinement
+from agentbench.sandbox import Confinement, bwrap_path
 
 BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
                   "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
@@ -34,6 +49,18 @@ BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR
 certificates and proxies, which every agent needs to reach its API the way the user does."""
 
 Runner = Callable[..., process.ProcessResult]
+
+VERSION_TIMEOUT_S = 5.0
+"""Time limit of a version probe that has to run the CLI."""
+
+VERSION_OUTPUT_BYTES = 4096
+"""Output kept of a version probe (the rest is drained and dropped)."""
+
+_TAIL_LINES = 40
+"""Lines at the end of stdout searched for the endpoint's error (earlier ones hold the agent's work)."""
+
+STOP_VARIABLE = "AGENTBENCH_STOP_MARKER"
+"""Carried by an agent's processes so that a watch outside `process.run` (`LogTail`) can end them."""
 
 
 class AgentUnavailableError(RunError):
@@ -81,8 +108,15 @@ class CommandAdapter(AgentAdapter):
     executable: ClassVar[str] = ""
     package: ClassVar[str | None] = None
     version_args: ClassVar[tuple[str, ...]] = ("--version",)
+    version_source: ClassVar[VersionSource | None] = None
+    """Where the CLI's package metadata says its version (read without running the CLI)."""
     passthrough_env: ClassVar[tuple[str, ...]] = ()
     error_patterns: ClassVar[tuple[ErrorPattern, ...]] = ()
+    retry_watch: ClassVar[RetryWatch | None] = None
+    """Output lines by which the CLI announces it retries a failed model request (stopped early
+    when the endpoint fails the harness's own request too)."""
+    retry_log_folder: ClassVar[str | None] = None
+    """A folder under the trial HOME whose log files also carry the retry lines (watched too)."""
     scripted_env: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Variables that point the CLI at AgentBench's scripted model server (`{url}` is replaced);
     used by `agentbench doctor`."""
@@ -129,18 +163,37 @@ class CommandAdapter(AgentAdapter):
         wanted = self.wanted_executable()
         return shutil.which(wanted) if wanted else None
 
-    def version(self) -> str | None:
-        """First line of `<cli> --version`, or None."""
+    def variable(self, name: str) -> str | None:
+        """`name` from the agents config's env, else from the user's environment."""
+        return dict(self.config.env).get(name) or os.environ.get(name)
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The model API the CLI is pointed at, for the harness's own check (None: unknown, and an
+        endpoint failure is then never counted as the infrastructure's)."""
+        return None
+
+    def version(self, confinement: Confinement | None = None) -> str | None:
+        """The CLI's version: from its package metadata, else from `<cli> --version` run confined
+        (`confinement`; default: the bwrap sandbox where installed) for at most a few seconds."""
         exe = self.resolve_executable()
         if exe is None:
             return None
+        return read_version(exe, self.version_source) or self._probe_version(exe, confinement)
+
+    def _probe_version(self, exe: str, confinement: Confinement | None) -> str | None:
+        confinement = confinement or Confinement(sandbox="bwrap" if bwrap_path() else "none")
         with tempfile.TemporaryDirectory(prefix="agentbench-version-") as tmp:
-            out, err = Path(tmp) / "out", Path(tmp) / "err"
-            result = self._run([exe, *self.version_args], cwd=Path(tmp),
-                               env={**_base_env(), "HOME": tmp}, timeout_s=30,
-                               stdout_path=out, stderr_path=err)
+            root = Path(tmp)
+            (root / "home").mkdir()
+            out, err = root / "out", root / "err"
+            result = self._run([exe, *self.version_args], cwd=root / "home",
+                               env={**_base_env(), "HOME": str(root / "home"), "TMPDIR": str(root / "home")},
+                               timeout_s=VERSION_TIMEOUT_S, stdout_path=out, stderr_path=err,
+                               max_output_bytes=VERSION_OUTPUT_BYTES,
+                               confinement=replace(confinement, writable=(root / "home",)))
             text = out.read_text(errors="replace").strip() or err.read_text(errors="replace").strip()
-        return text.splitlines()[0][:200] if result.ok and text else None
+        first = text.splitlines()[0].strip() if text else ""
+        return first[:200] if result.ok and first.isprintable() and first else None
 
     def environment(self, setup: TrialSetup) -> dict[str, str]:
         """The agent's complete, explicit environment."""
@@ -165,13 +218,60 @@ class CommandAdapter(AgentAdapter):
         self.preflight()
         exe = self.resolve_executable() or ""
         argv = [exe, *self.build_argv(prompt, setup), *self.config.args]
-        result = self._run(argv, cwd=setup.workspace, env=self.environment(setup), timeout_s=timeout_s,
-                           stdout_path=setup.logs_dir / "stdout.log",
-                           stderr_path=setup.logs_dir / "stderr.log", stdin_path=self.stdin_file(setup),
-                           confinement=setup.confinement)
+        env = self.environment(setup)
+        before = workspace_state(setup.workspace)
+        watch = RetryStop(self.retry_watch, self.endpoint(setup)) if self.retry_watch else None
+        tail = self._log_tail(setup, watch, env)
+        try:
+            result = self._run(argv, cwd=setup.workspace, env=env, timeout_s=timeout_s,
+                               stdout_path=setup.logs_dir / "stdout.log",
+                               stderr_path=setup.logs_dir / "stderr.log",
+                               stdin_path=self.stdin_file(setup), confinement=setup.confinement,
+                               stop_when=watch)
+        finally:
+            if tail:
+                tail.finish()
+        if tail and tail.reason and not result.stopped:
+            result = replace(result, stopped=tail.reason)
         if result.start_error:
-            raise AgentUnavailableError(f"{self.name}: could not start {exe}: {result.start_error}")
-        return self._result(result)
+            return AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False, infra_error=True,
+                                 error=f"cannot start: {exe}: {result.start_error}")
+        adapter_result = self._result(result)
+        if adapter_result.success:
+            return adapter_result
+        infra = self._infra_reason(result, setup, before, watch)
+        return replace(adapter_result, infra_error=True, error=infra) if infra else adapter_result
+
+    def _log_tail(self, setup: TrialSetup, watch: RetryStop | None,
+                  env: dict[str, str]) -> LogTail | None:
+        """Follow the CLI's retry log (`retry_log_folder`) while it runs; None when it has none."""
+        if watch is None or self.retry_log_folder is None:
+            return None
+        marker = uuid.uuid4().hex
+        env[STOP_VARIABLE] = marker
+        tail = LogTail(setup.home / self.retry_log_folder, setup.home, watch,
+                       lambda reason: process.kill_marked(STOP_VARIABLE, marker))
+        tail.start()
+        return tail
+
+    def _infra_reason(self, result: process.ProcessResult, setup: TrialSetup,
+                      before: frozenset[tuple[str, int, int]] | None, watch: RetryStop | None) -> str | None:
+        """Why a failed run is the infrastructure's (harness-side evidence), or None."""
+        stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
+        stderr = result.stderr_path.read_text(encoding="utf-8", errors="replace")
+        if watch and watch.confirmed and result.stopped:
+            return f"{watch.confirmed.kind}: {result.stopped}"
+        line = start_failure(stdout, stderr, result.returncode)
+        if line and before is not None and workspace_state(setup.workspace) == before:
+            where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
+            return f"cannot start {where}: {line}"
+        endpoint = self.endpoint(setup)
+        failure = endpoint_failure(endpoint) if endpoint else None
+        if failure is None:
+            return None
+        said = self.classify("\n".join(stdout.splitlines()[-_TAIL_LINES:]) + "\n" + stderr, result)
+        return (f"{failure.kind}: the model endpoint fails the harness's own request too "
+                f"({failure.detail}); the agent's run: {said}")
 
     def _result(self, result: process.ProcessResult) -> AdapterResult:
         stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
@@ -181,20 +281,23 @@ class CommandAdapter(AgentAdapter):
         except Exception as exc:
             usage = Usage(error=f"could not parse the agent's output: {type(exc).__name__}: {exc}")
         transcript = stdout + "\n" + stderr
-        error = (self.classify(transcript, result) if result.timed_out
+        error = (self.classify(transcript, result) if result.timed_out or result.stopped
                  else usage.error or self.classify(transcript, result))
+        ok = result.ok and not result.stopped and usage.error is None
         return AdapterResult(
             time_taken_seconds=round(result.duration_s, 3), prompts_used=usage.turns or 1,
-            success=result.ok and usage.error is None, timed_out=result.timed_out,
+            success=ok, timed_out=result.timed_out,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
             cost_usd=usage.cost_usd, final_message=usage.final_message[:4000],
-            error=None if result.ok and usage.error is None else error,
+            error=None if ok else error,
         )
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:
         """Why a run failed, from the adapter's error patterns, else from the exit status."""
         if result.timed_out:
             return f"timed out after {result.duration_s:.0f}s (killed with all its children)"
+        if result.stopped:
+            return result.stopped
         for pattern in self.error_patterns:
             if re.search(pattern.regex, transcript, re.IGNORECASE | re.MULTILINE):
                 return f"{pattern.kind}: {pattern.message}"

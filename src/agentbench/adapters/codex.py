@@ -4,6 +4,13 @@ Each trial gets its own `CODEX_HOME` (under the trial's HOME) holding a `config.
 a Responses-API model provider: `base_url` from `OPENAI_BASE_URL` (the agents config's `env`, else
 the user's environment, else https://api.openai.com/v1) and the key from `OPENAI_API_KEY`; update
 checks, analytics, feedback and OpenTelemetry export are off, and approvals are never asked for.
+Every feature that reaches beyond the model endpoint is switched off (`NETWORK_FEATURES`: plugins
+and their startup sync from GitHub and chatgpt.com, apps and connectors, browser and computer use,
+the background daemon, web search...), so the CLI contacts nothing but the configured base URL; a
+failed request is retried twice (`request_max_retries`, `stream_max_retries`) and a refused
+connection is not retried without end (`unbounded_connection_retries` off).
+`project_root_markers = []` makes the workspace its own project root: Codex then reads `AGENTS.md`
+from the workspace only, never from a folder above it (by default it walks up to a `.git`).
 The prompt goes on standard input (`codex exec ... -`), so a prompt starting with `-` is never read
 as an option. Edits and commands run in Codex's own `workspace-write` sandbox.
 
@@ -26,6 +33,9 @@ from agentbench.adapters.cli_base import (
     Usage,
     json_events,
 )
+from agentbench.adapters.endpoint import OPENAI, Endpoint
+from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
+from agentbench.adapters.versions import NpmPackage
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 """Where the model provider points when `OPENAI_BASE_URL` is not set."""
@@ -39,11 +49,29 @@ KEY_VARIABLE = "OPENAI_API_KEY"
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
 """The environment variable naming the Responses API base URL (ending in /v1)."""
 
+NETWORK_FEATURES = (
+    "apps", "browser_use", "browser_use_external", "browser_use_full_cdp_access", "computer_use",
+    "daemon_auto_start", "in_app_browser", "in_app_chat", "in_app_dictation",
+    "in_app_local_automation", "in_app_updates", "in_app_voice", "plugin_sharing", "plugins",
+    "remote_plugin", "skill_mcp_dependency_install", "system_proxy_fallback", "tool_suggest",
+    "unbounded_connection_retries",
+)
+"""Codex features (`codex features list`) switched off per trial: each reaches beyond the model
+endpoint (GitHub, chatgpt.com, a browser, a daemon) or retries a dead endpoint without end."""
+
+MAX_RETRIES = 2
+"""Retries of a failed model request (Codex's `request_max_retries` and `stream_max_retries`)."""
+
 _CONFIG = """\
 # Written by AgentBench for one trial.
 model_provider = "{provider}"
 approval_policy = "never"
 check_for_update_on_startup = false
+project_root_markers = []
+web_search = "disabled"
+
+[features]
+{features}
 
 [analytics]
 enabled = false
@@ -59,12 +87,16 @@ name = "AgentBench ({provider})"
 base_url = {base_url}
 env_key = "{key_variable}"
 wire_api = "responses"
+request_max_retries = {retries}
+stream_max_retries = {retries}
 """
 
 
 def render_config(base_url: str) -> str:
     """The trial's `$CODEX_HOME/config.toml` (the URL as a TOML basic string)."""
-    return _CONFIG.format(provider=PROVIDER_ID, base_url=json.dumps(base_url), key_variable=KEY_VARIABLE)
+    features = "\n".join(f"{name} = false" for name in NETWORK_FEATURES)
+    return _CONFIG.format(provider=PROVIDER_ID, base_url=json.dumps(base_url), key_variable=KEY_VARIABLE,
+                          features=features, retries=MAX_RETRIES)
 
 
 def _count(usage: Any, key: str) -> int:
@@ -98,21 +130,29 @@ class CodexAdapter(CommandAdapter):
     adapter_name = "codex"
     executable = "codex"
     package = "@openai/codex"
+    version_source = NpmPackage("@openai/codex")
     scripted_env = (("OPENAI_BASE_URL", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"))
     passthrough_env = (KEY_VARIABLE, BASE_URL_VARIABLE)
     error_patterns = (
         ErrorPattern(regex=r"\b401 Unauthorized\b|\b403 Forbidden\b|invalid_api_key|Incorrect API key",
-                     kind="auth", message="the API key was refused"),
+                     kind=AUTH, message="the API key was refused"),
         ErrorPattern(regex=r"Missing environment variable: `?OPENAI_API_KEY",
-                     kind="auth", message="OPENAI_API_KEY is not set"),
+                     kind=AUTH, message="OPENAI_API_KEY is not set"),
         ErrorPattern(regex=r"\b429 Too Many Requests\b|rate limit|usage_limit_reached|quota",
-                     kind="rate_limit", message="rate limited or out of quota"),
+                     kind=RATE_LIMIT, message="rate limited or out of quota"),
+        ErrorPattern(regex=r"(?:unexpected|last) status:? 5\d\d\b",
+                     kind=SERVER_ERROR, message="the model endpoint failed (HTTP 5xx)"),
         ErrorPattern(regex=r"model_not_found|model .* does not exist|\b404 Not Found\b",
                      kind="model_not_found", message="the model (or endpoint) was not found"),
         ErrorPattern(regex=r"error sending request|waiting for network|Connection refused|"
                            r"stream disconnected",
-                     kind="connection", message="could not reach the model endpoint"),
+                     kind=CONNECTION, message="could not reach the model endpoint"),
     )
+    retry_watch = RetryWatch(regex=r'^\{"type":"error","message":"Reconnecting\.\.\.')
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The Responses API at `base_url()` with `OPENAI_API_KEY`."""
+        return Endpoint(protocol=OPENAI, base_url=self.base_url(), key=self.variable(KEY_VARIABLE))
 
     def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
         """`exec --json ... -`: headless, JSONL events, prompt on stdin, sandboxed to the workspace."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentbench.adapters.cli_base import CommandAdapter, TrialSetup, Usage, template_values
+from agentbench.adapters.endpoint import ANTHROPIC, OPENAI, Endpoint
 from agentbench.errors import ConfigError
 
 
@@ -25,13 +26,33 @@ class CommandTemplateAdapter(CommandAdapter):
                     ("OPENAI_API_KEY", "sk-scripted"), ("ANTHROPIC_BASE_URL", "{url}"),
                     ("ANTHROPIC_API_KEY", "sk-ant-scripted"))
 
+    @property
+    def configured(self) -> bool:
+        """Whether the agents config gives this agent a `command`."""
+        return bool(self.config.command)
+
+    def how_to_configure(self) -> str:
+        """What to add to the agents config file to use this agent."""
+        return (f'add [agents.{self.name}] with command = ["my-agent", "{{prompt_file}}"] to the '
+                "agents config file (agentbench.toml)")
+
     def _template(self) -> tuple[str, ...]:
         if not self.config.command:
-            raise ConfigError(
-                f"agent '{self.name}' uses the command adapter but has no `command`",
-                f'add command = ["my-agent", "{{prompt_file}}"] under [agents.{self.name}]',
-            )
+            raise ConfigError(f"agent '{self.name}' uses the command adapter but has no `command`",
+                              self.how_to_configure())
         return self.config.command
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The endpoint the config's env names (`ANTHROPIC_BASE_URL`, else `OPENAI_BASE_URL`), for
+        the harness's own check of an endpoint failure; None when it names none."""
+        env = dict(self.config.env)
+        if env.get("ANTHROPIC_BASE_URL"):
+            return Endpoint(protocol=ANTHROPIC, base_url=env["ANTHROPIC_BASE_URL"],
+                            key=self.variable("ANTHROPIC_API_KEY"))
+        if env.get("OPENAI_BASE_URL"):
+            return Endpoint(protocol=OPENAI, base_url=env["OPENAI_BASE_URL"],
+                            key=self.variable("OPENAI_API_KEY"))
+        return None
 
     def wanted_executable(self) -> str:
         """The config's `executable`, else the template's first element."""

@@ -2,7 +2,10 @@
 
 Each trial's HOME gets a `.gemini/settings.json` that selects API-key authentication (Vertex AI when
 `GOOGLE_GENAI_USE_VERTEXAI=true`) and switches off auto-update, update notifications, usage
-statistics and telemetry. The command line trusts the workspace for this run only (`--skip-trust`;
+statistics and telemetry. A failed model request is tried `MAX_ATTEMPTS` times in all (not ten, 5 to
+30 s apart) and a refused connection is not retried (`general.retryFetchErrors`). GEMINI.md files are
+read from the workspace only: `context.memoryBoundaryMarkers = []` stops the upward search that by
+default reads every GEMINI.md up to the nearest `.git`. The command line trusts the workspace for this run only (`--skip-trust`;
 headless Gemini CLI refuses to run in an untrusted folder) and auto-approves every tool call
 (`--approval-mode yolo`). The prompt is one argv element (`--prompt=<text>`, so a prompt starting
 with `-` is never read as an option). `GOOGLE_GEMINI_BASE_URL` points the CLI at another endpoint,
@@ -20,6 +23,9 @@ import re
 from typing import Any
 
 from agentbench.adapters.cli_base import CommandAdapter, ErrorPattern, TrialSetup, Usage
+from agentbench.adapters.endpoint import GEMINI, Endpoint
+from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
+from agentbench.adapters.versions import NpmPackage
 
 API_KEY_AUTH = "gemini-api-key"
 """`security.auth.selectedType` for a Gemini API key (`GEMINI_API_KEY`)."""
@@ -27,12 +33,17 @@ API_KEY_AUTH = "gemini-api-key"
 VERTEX_AUTH = "vertex-ai"
 """`security.auth.selectedType` for Vertex AI (`GOOGLE_GENAI_USE_VERTEXAI=true`)."""
 
+MAX_ATTEMPTS = 2
+"""Attempts at one model request (`general.maxAttempts`; Gemini CLI waits 5 s before the second)."""
+
 
 def render_settings(auth_type: str) -> str:
     """The trial's `~/.gemini/settings.json`."""
     settings = {
         "security": {"auth": {"selectedType": auth_type}},
-        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False,
+                    "maxAttempts": MAX_ATTEMPTS, "retryFetchErrors": False},
+        "context": {"memoryBoundaryMarkers": []},
         "privacy": {"usageStatisticsEnabled": False},
         "telemetry": {"enabled": False},
     }
@@ -99,6 +110,7 @@ class GeminiAdapter(CommandAdapter):
     adapter_name = "gemini"
     executable = "gemini"
     package = "@google/gemini-cli"
+    version_source = NpmPackage("@google/gemini-cli")
     scripted_env = (("GOOGLE_GEMINI_BASE_URL", "{url}"), ("GEMINI_API_KEY", "scripted-key"))
     passthrough_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
                        "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION",
@@ -106,16 +118,26 @@ class GeminiAdapter(CommandAdapter):
     error_patterns = (
         ErrorPattern(regex=r"API key not valid|API_KEY_INVALID|UNAUTHENTICATED|PERMISSION_DENIED"
                            r"|must specify the GEMINI_API_KEY|Invalid auth method",
-                     kind="auth", message="the API key was refused or is missing (GEMINI_API_KEY)"),
+                     kind=AUTH, message="the API key was refused or is missing (GEMINI_API_KEY)"),
         ErrorPattern(regex=r"RESOURCE_EXHAUSTED|\b429\b|Quota exceeded|rate limit",
-                     kind="rate_limit", message="rate limited or out of quota"),
+                     kind=RATE_LIMIT, message="rate limited or out of quota"),
         ErrorPattern(regex=r"ModelNotFoundError|models/\S+ is not found|\bNOT_FOUND\b",
                      kind="model_not_found", message="the model (or endpoint) was not found"),
         ErrorPattern(regex=r"not running in a trusted directory",
                      kind="config", message="the workspace folder is not trusted"),
         ErrorPattern(regex=r"fetch failed|ECONNREFUSED|ENOTFOUND",
-                     kind="connection", message="could not reach the model endpoint"),
+                     kind=CONNECTION, message="could not reach the model endpoint"),
+        ErrorPattern(regex=r"failed with status 5\d\d|\bstatus: 5\d\d|\b(?:UNAVAILABLE|INTERNAL)\b",
+                     kind=SERVER_ERROR, message="the model endpoint failed (HTTP 5xx)"),
     )
+    retry_watch = RetryWatch(regex=r"^Attempt \d+ failed with status \d+\. Retrying")
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The Gemini API at `GOOGLE_GEMINI_BASE_URL` with `GEMINI_API_KEY` (None for Vertex AI)."""
+        if self.auth_type() == VERTEX_AUTH:
+            return None
+        key = self.variable("GEMINI_API_KEY") or self.variable("GOOGLE_API_KEY")
+        return Endpoint(protocol=GEMINI, base_url=self.variable("GOOGLE_GEMINI_BASE_URL"), key=key)
 
     def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
         """Headless (`--prompt=`), JSON result, every tool auto-approved, workspace trusted."""

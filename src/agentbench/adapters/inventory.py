@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from agentbench.adapters.cli_base import CommandAdapter
+from agentbench.adapters.command import CommandTemplateAdapter
 from agentbench.adapters.registry import ADAPTERS, get_adapter
 from agentbench.errors import AgentBenchError
 from agentbench.models import AgentConfig
@@ -37,6 +38,8 @@ def _describe(name: str, configs: Mapping[str, AgentConfig]) -> AgentRow:
         return AgentRow(name, adapter_key, False, None, None, f"cannot load: {exc.message}")
     if not isinstance(adapter, CommandAdapter):
         return AgentRow(name, adapter_key, True, adapter.version(), None, "built in, no CLI needed")
+    if isinstance(adapter, CommandTemplateAdapter) and not adapter.configured:
+        return AgentRow(name, adapter_key, False, None, None, f"not configured: {adapter.how_to_configure()}")
     try:
         exe = adapter.resolve_executable()
     except AgentBenchError as exc:

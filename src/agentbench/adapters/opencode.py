@@ -15,6 +15,16 @@ folder with its bundled npm: an `.npmrc` there with `offline=true` keeps that in
 needed by user-written plugins) off the network; it fails quietly. `OPENCODE_DISABLE_MODELS_FETCH`
 keeps it on its bundled models.dev snapshot.
 
+OpenCode reads `AGENTS.md` (and `CLAUDE.md`) and `opencode.json` in every folder from the working
+directory up to the project root (`/` outside a git repository): `OPENCODE_DISABLE_PROJECT_CONFIG`
+switches that search off (the trial's own config folder is the only config), and
+`OPENCODE_DISABLE_CLAUDE_CODE` its reading of Claude Code's files. External and default plugins and
+skills, sharing and the models.dev download are off too, so it contacts nothing but the endpoint.
+
+OpenCode retries a failed model request five times, 2 to 30 s apart, and says nothing about it in its
+JSON events; with `--print-logs --log-level ERROR` each failed attempt is a `stream error` line on
+stderr, which the harness watches (`retry_watch`).
+
 Usage is the sum of the `step_finish` events (one per model call): input counts cache reads and
 writes too; cost is what OpenCode computed from its model prices (0 for a model without prices).
 """
@@ -34,6 +44,9 @@ from agentbench.adapters.cli_base import (
     Usage,
     json_events,
 )
+from agentbench.adapters.endpoint import ANTHROPIC, GEMINI, OPENAI, Endpoint
+from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
+from agentbench.adapters.versions import NpmPackage
 from agentbench.errors import ConfigError
 
 PROVIDER_ID = "agentbench"
@@ -50,6 +63,15 @@ SESSION_TITLE = "agentbench trial"
 
 NPMRC = "offline=true\naudit=false\nfund=false\nupdate-notifier=false\n"
 """npm settings for OpenCode's own dependency install in its config folder."""
+
+QUIET_ENV = {
+    "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_PROJECT_CONFIG": "1",
+    "OPENCODE_DISABLE_CLAUDE_CODE": "1", "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1",
+    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1", "OPENCODE_PURE": "1", "OPENCODE_DISABLE_SHARE": "1",
+}
+"""Set for every trial: no update, download, share or plugin traffic, and no instruction or config
+file from the folders above the workspace."""
 
 
 _PROBLEM = re.compile(r"(?i)(^|\s)(error:|unknown arguments?:|unrecognized arguments?:|\w+Error\b)")
@@ -113,6 +135,7 @@ class OpenCodeAdapter(CommandAdapter):
     adapter_name = "opencode"
     executable = "opencode"
     package = "opencode-ai"
+    version_source = NpmPackage("opencode-ai")
     scripted_env = ((BASE_URL_VARIABLE, "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     (MODEL_VARIABLE, "scripted"))
     passthrough_env = ("OPENAI_API_KEY", BASE_URL_VARIABLE, MODEL_VARIABLE, "ANTHROPIC_API_KEY",
@@ -120,14 +143,30 @@ class OpenCodeAdapter(CommandAdapter):
     error_patterns = (
         ErrorPattern(regex=r"AI_LoadAPIKeyError|API key is missing|Incorrect API key|\b401\b"
                            r"|Unauthorized|invalid x-api-key",
-                     kind="auth", message="the API key was refused or is missing"),
-        ErrorPattern(regex=r"\b429\b|rate limit|quota", kind="rate_limit",
+                     kind=AUTH, message="the API key was refused or is missing"),
+        ErrorPattern(regex=r"\b429\b|rate limit|quota", kind=RATE_LIMIT,
                      message="rate limited or out of quota"),
         ErrorPattern(regex=r"ProviderModelNotFoundError|ModelNotFoundError|Model not found|\b404\b",
                      kind="model_not_found", message="the model (or endpoint) was not found"),
         ErrorPattern(regex=r"ECONNREFUSED|Unable to connect|fetch failed|ConnectionRefused",
-                     kind="connection", message="could not reach the model endpoint"),
+                     kind=CONNECTION, message="could not reach the model endpoint"),
+        ErrorPattern(regex=r'"statusCode":\s*5\d\d|\(HTTP 5\d\d\)',
+                     kind=SERVER_ERROR, message="the model endpoint failed (HTTP 5xx)"),
     )
+    retry_watch = RetryWatch(regex=r'level=ERROR .*message="stream error"')
+
+    def endpoint(self, setup: TrialSetup) -> Endpoint | None:
+        """The OpenAI-compatible endpoint when one is configured, else the model's provider."""
+        if self.base_url():
+            return Endpoint(protocol=OPENAI, base_url=self.base_url(), key=self._variable("OPENAI_API_KEY"))
+        provider = (self.model(setup) or "").partition("/")[0]
+        if provider == "anthropic":
+            return Endpoint(protocol=ANTHROPIC, key=self._variable("ANTHROPIC_API_KEY"))
+        if provider == "google":
+            return Endpoint(protocol=GEMINI, key=self._variable("GOOGLE_GENERATIVE_AI_API_KEY"))
+        if provider == "openai":
+            return Endpoint(protocol=OPENAI, key=self._variable("OPENAI_API_KEY"))
+        return None
 
     def _variable(self, name: str) -> str | None:
         """`name` from the agents config's env, else from the user's environment."""
@@ -147,7 +186,8 @@ class OpenCodeAdapter(CommandAdapter):
         """`run`, JSON events, a fixed title, the model; the prompt comes on stdin."""
         model = self.model(setup)
         chosen = ["--model", model_ref(model, self.base_url())] if model else []
-        return ["run", "--format", "json", "--title", SESSION_TITLE, *chosen]
+        return ["run", "--format", "json", "--title", SESSION_TITLE, "--print-logs", "--log-level", "ERROR",
+                *chosen]
 
     def stdin_file(self, setup: TrialSetup) -> Path | None:
         """The prompt file (read verbatim as the message)."""
@@ -163,8 +203,7 @@ class OpenCodeAdapter(CommandAdapter):
         package = folder / "package.json"
         if not package.exists():
             package.write_text("{}\n", encoding="utf-8")
-        return {"XDG_CONFIG_HOME": str(setup.home / ".config"), "OPENCODE_DISABLE_AUTOUPDATE": "1",
-                "OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1"}
+        return {"XDG_CONFIG_HOME": str(setup.home / ".config"), **QUIET_ENV}
 
     def classified(self, message: str) -> str:
         """`kind: message` when an error pattern matches the message, else the message."""

@@ -1,8 +1,9 @@
-"""`python -m agentbench.modelserver (--script FILE | --from-dir DIR) [--port N]`: serve until Ctrl-C."""
+"""`python -m agentbench.modelserver (--script FILE | --from-dir DIR) [--port N] [--fail STATUS]`: serve until Ctrl-C."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -17,9 +18,13 @@ def main() -> None:
     source.add_argument("--script", type=Path, help="JSON script: {\"files\": [{\"path\", \"content\"}]}")
     source.add_argument("--from-dir", type=Path, help="write every file of this folder (e.g. a "
                         "challenge's reference/ solution)")
+    parser.add_argument("--fail", type=int, metavar="STATUS",
+                        help="answer every request with this HTTP error status (e.g. 503, 429, 401)")
     parser.add_argument("--port", type=int, default=8765, help="loopback port (0: any free port)")
     args = parser.parse_args()
     script = load_script(args.script) if args.script else script_from_directory(args.from_dir)
+    if args.fail is not None:
+        script = dataclasses.replace(script, fail_status=args.fail)
     server = ModelServer(script, args.port)
     sys.stderr.write(f"scripted model server on {server.url} (Ctrl-C to stop)\n")
     try:

@@ -40,6 +40,13 @@ class Script:
     """Input tokens reported for every model call."""
     output_tokens: int = 20
     """Output tokens reported for every model call."""
+    fail_status: int | None = None
+    """Answer every request with this HTTP status and an error body instead (a failing endpoint:
+    500-599, 429 rate limit, 401/403 key refused); None: answer normally."""
+
+    def __post_init__(self) -> None:
+        if self.fail_status is not None and not 400 <= self.fail_status <= 599:
+            raise ValueError(f"fail_status must be an HTTP error status (400-599), got {self.fail_status}")
 
 
 class WriteFile(NamedTuple):
@@ -69,7 +76,8 @@ def load_script(path: Path) -> Script:
         files = tuple(ScriptedFile(path=f["path"], content=f["content"]) for f in data["files"])
         return Script(files=files, final_message=data.get("final_message", DEFAULT_FINAL_MESSAGE),
                       input_tokens=int(data.get("input_tokens", 100)),
-                      output_tokens=int(data.get("output_tokens", 20)))
+                      output_tokens=int(data.get("output_tokens", 20)),
+                      fail_status=data.get("fail_status"))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"{path}: not a model-server script: {exc}",
                           'expected {"files": [{"path": "a.py", "content": "..."}]}') from None

@@ -93,6 +93,21 @@ def sse_reply(events: Iterable[tuple[str | None, Any]]) -> Reply:
     return Reply(200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, chunks())
 
 
+ERROR_TYPES = {401: ("authentication_error", "UNAUTHENTICATED"), 403: ("permission_error", "PERMISSION_DENIED"),
+               429: ("rate_limit_error", "RESOURCE_EXHAUSTED")}
+"""Error type names per status: (Anthropic/OpenAI `type`, Google `status`); 5xx are server errors."""
+
+
+def failure_reply(status: int) -> Reply:
+    """An error answer every client can parse: Anthropic (`type`, `error.type`), OpenAI
+    (`error.message`, `error.type`, `error.code`) and Google (`error.code`, `error.status`)."""
+    kind, google = ERROR_TYPES.get(status, ("api_error" if status >= 500 else "invalid_request_error",
+                                            "UNAVAILABLE" if status >= 500 else "INVALID_ARGUMENT"))
+    message = f"scripted endpoint failure: HTTP {status} ({kind})"
+    return json_reply(status, {"type": "error", "error": {"type": kind, "message": message,
+                                                          "code": status, "status": google}})
+
+
 def load_routes() -> tuple[Route, ...]:
     """Routes of every protocol module present."""
     routes: list[Route] = []
@@ -142,6 +157,9 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         body = self._read_body()
         self.server.ledger.note(method, url.path, body)
+        if self.server.script.fail_status is not None:
+            self._send(failure_reply(self.server.script.fail_status))
+            return
         for route in self.server.routes:
             match = re.fullmatch(route.pattern, url.path)
             if route.method == method and match:
