@@ -108,6 +108,11 @@ class AdapterResult:
     """Why the agent failed, if it did."""
     version: str | None = None
     """The agent CLI's version, where known."""
+    output_dropped_bytes: int = 0
+    """Bytes of the agent's stdout and stderr the harness read and dropped over its output cap."""
+    limit_hit: str | None = None
+    """The limit that stopped or refused the agent's processes, in words (disk use, file count,
+    out-of-memory kill with the limit, file size, process count); None when none did."""
 
 
 class TrialStatus(StrEnum):

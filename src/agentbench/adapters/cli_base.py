@@ -183,12 +183,15 @@ class CommandAdapter(AgentAdapter):
         transcript = stdout + "\n" + stderr
         error = (self.classify(transcript, result) if result.timed_out
                  else usage.error or self.classify(transcript, result))
+        if result.limit_hit and not result.ok:
+            error = f"stopped by the harness: {result.limit_hit}"
         return AdapterResult(
             time_taken_seconds=round(result.duration_s, 3), prompts_used=usage.turns or 1,
             success=result.ok and usage.error is None, timed_out=result.timed_out,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
             cost_usd=usage.cost_usd, final_message=usage.final_message[:4000],
             error=None if result.ok and usage.error is None else error,
+            output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
         )
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:
