@@ -490,7 +490,7 @@ class _DiskWatch(threading.Thread):
             if self.hit:
                 self.on_hit()
                 return
-            interval = min(1.0, max(self.FIRST_CHECK_S, 2 * (time.monotonic() - began)))
+            interval = min(1.0, max(self.FIRST_CHECK_S, 4 * (time.monotonic() - began)))
 
     def stop(self) -> None:
         self._stopping.set()
