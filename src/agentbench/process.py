@@ -126,16 +126,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     except subprocess.TimeoutExpired:
         timed_out = True
     finally:
-        if watch:
-            watch.stop()
-        tree.kill(proc.pid)
-        proc.wait()
-        for pump in pumps:
-            # NOTE: a process that escaped the kill (possible only without a trial user) may hold
-            # the pipe open for ever; its output is then left to the daemon pump thread.
-            pump.join(timeout=PIPE_CLOSE_GRACE_SECONDS)
-        counts = tree.counts()
-        tree.remove()
+        counts = _finish(proc, tree, watch, pumps)
     dropped = sum(p.dropped for p in pumps)
     returncode = None if timed_out else proc.returncode
     return ProcessResult(
@@ -145,6 +136,22 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
         memory_limit_mb=tree.memory_limit_mb,
         limit_hit=_limit_text(watch.hit if watch else None, counts, confinement, returncode),
     )
+
+
+def _finish(proc: subprocess.Popen[bytes], tree: _Tree, watch: _DiskWatch | None,
+            pumps: list[_Pump]) -> _Counts:
+    """Stop the watch, kill what is left of the tree, drain its output, read and drop its cgroups."""
+    if watch:
+        watch.stop()
+    tree.kill(proc.pid)
+    proc.wait()
+    for pump in pumps:
+        # NOTE: a process that escaped the kill (possible only without a trial user) may hold the
+        # pipe open for ever; its output is then left to the daemon pump thread.
+        pump.join(timeout=PIPE_CLOSE_GRACE_SECONDS)
+    counts = tree.counts()
+    tree.remove()
+    return counts
 
 
 def _not_started(argv: Sequence[str], exc: OSError, stdout_path: Path, stderr_path: Path) -> ProcessResult:

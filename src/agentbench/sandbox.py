@@ -183,16 +183,9 @@ def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinemen
     script's `#!` interpreter, or the program `#!/usr/bin/env` names, is followed the same way.
     """
     roots = _hiding_roots(confinement)
-    dirs = [Path(p) for p in search_path.split(":") if p]
-    named = [*argv, *map(str, dirs), *map(str, confinement.readable)]
-    named += [str(link) for folder in dirs if _under(folder, roots) for link in _links_in(folder)]
-    named += _interpreters(argv[0] if argv else "", search_path)
     trees: dict[Path, None] = {}
     links: dict[Path, str] = {}
-    for item in named:
-        path = Path(item)
-        if not path.is_absolute() or not _under(path, roots) or not os.path.lexists(path):
-            continue
+    for path in _named_paths(argv, search_path, confinement, roots):
         hops = list(_link_hops(path))
         links.update(hops)
         final = Path(os.path.realpath(path))
@@ -202,6 +195,17 @@ def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinemen
     kept = _outermost(trees)
     return Visible(trees=kept, links=tuple((link, target) for link, target in links.items()
                                            if not any(link.is_relative_to(t) for t in kept)))
+
+
+def _named_paths(argv: Sequence[str], search_path: str, confinement: Confinement,
+                 roots: tuple[Path, ...]) -> list[Path]:
+    """Existing absolute paths under `roots` that the command names, directly or through PATH."""
+    dirs = [Path(p) for p in search_path.split(":") if p]
+    named = [*argv, *map(str, dirs), *map(str, confinement.readable)]
+    named += [str(link) for folder in dirs if _under(folder, roots) for link in _links_in(folder)]
+    named += _interpreters(argv[0] if argv else "", search_path)
+    paths = (Path(item) for item in named)
+    return [p for p in paths if p.is_absolute() and _under(p, roots) and os.path.lexists(p)]
 
 
 def _hiding_roots(confinement: Confinement) -> tuple[Path, ...]:

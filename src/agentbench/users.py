@@ -235,7 +235,7 @@ def isolation(sandbox: str, limits: Limits | None = None) -> Isolation:
     cgroup = cgroups_available()
     bwrap = sandbox == "bwrap" and bwrap_path() is not None
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
-    notes = [_user_note(problem), _cgroup_note(cgroup, limits, problem is None),
+    notes = [_user_note(problem, bwrap), _cgroup_note(cgroup, limits, problem is None),
              _sandbox_note(sandbox, bwrap), _disk_note(limits)]
     hint = ("run AgentBench as root (each trial then gets its own user) or use --sandbox bwrap"
             if problem and not bwrap else "")
@@ -243,12 +243,14 @@ def isolation(sandbox: str, limits: Limits | None = None) -> Isolation:
                      separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
 
 
-def _user_note(problem: str | None) -> str:
-    if problem is None:
-        return (f"user: each trial runs as its own unprivileged uid ({TRIAL_UID_BASE}+, no groups, no "
-                "capabilities): it can write only its workspace, home and temp folders, cannot read "
-                "AgentBench's environment, and cannot enter another trial's folders")
-    return f"user: none ({problem}): agents can read and write whatever that user can"
+def _user_note(problem: str | None, bwrap: bool) -> str:
+    if problem is not None:
+        return f"user: none ({problem}): agents can read and write whatever that user can"
+    shared = ("" if bwrap else " and the shared /tmp, /var/tmp and /dev/shm (its files there are "
+              "removed when the trial ends)")
+    return (f"user: each trial runs as its own unprivileged uid ({TRIAL_UID_BASE}+, no groups, no "
+            f"capabilities): it can write only its workspace, home and temp folders{shared}, cannot "
+            "read AgentBench's environment, and cannot enter another trial's folders")
 
 
 def _cgroup_note(cgroup: bool, limits: Limits, locked: bool) -> str:
@@ -267,7 +269,8 @@ def _sandbox_note(sandbox: str, bwrap: bool) -> str:
                 "no capabilities; network kept")
     if sandbox == "bwrap":
         return "sandbox: bwrap asked for but not installed"
-    return "sandbox: none: the host file system is visible (readable where the user may read)"
+    return ("sandbox: none: the host file system is visible (readable wherever the user may read, "
+            "e.g. world-readable challenge folders)")
 
 
 def _disk_note(limits: Limits) -> str:
