@@ -8,6 +8,7 @@ matters, a control run without the trial user shows that the attack is real (it 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 import signal
@@ -449,3 +450,38 @@ def test_hidden_folders_are_empty_in_bwrap_but_named_files_in_them_stay(tmp_path
     out = (tmp_path / "out").read_text()
     assert "test_hidden.py" not in out
     assert "the prompt" in out
+
+
+# -- the real agent CLIs run as the trial user (their per-trial config files are given to it) ---------
+
+REAL_CLIS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "aider": "aider",
+             "opencode": "opencode", "qwen": "qwen"}
+TOOLS_BIN = os.path.join(os.environ.get("AGENTBENCH_TOOLS", "/opt/agentbench-tools"), "bin")
+
+
+@pytest.mark.realcli
+@needs_bwrap
+@needs_trial_users
+@pytest.mark.parametrize("agent", sorted(REAL_CLIS))
+def test_real_cli_works_as_the_trial_user_in_bwrap(agent, tmp_path, monkeypatch, tiny_challenges):
+    from agentbench.adapters.base import AdapterContext
+    from agentbench.adapters.registry import get_adapter
+    from agentbench.loader import load_challenge
+    from agentbench.modelserver import RunningServer, Script, ScriptedFile
+
+    monkeypatch.setenv("PATH", TOOLS_BIN + os.pathsep + os.environ.get("PATH", ""))
+    if shutil.which(REAL_CLIS[agent]) is None:
+        (pytest.fail if CI else pytest.skip)(f"{REAL_CLIS[agent]} is not installed (run ci/install/*.sh)")
+    files = (ScriptedFile(path="hello.py", content="print('hello')\n"),)
+    challenge = load_challenge(tiny_challenges / "easy" / "adder.yaml")
+    with make_trial() as trial, RunningServer(Script(files=files)) as server:
+        adapter = get_adapter(agent, {})
+        scripted = tuple((k, v.format(url=server.url)) for k, v in adapter.scripted_env)
+        adapter.config = dataclasses.replace(adapter.config, env=(*adapter.config.env, *scripted))
+        context = AdapterContext(challenge=challenge, logs_dir=tmp_path / "logs", home=trial.home,
+                                 tmp=trial.tmp, confinement=trial.confinement("bwrap"))
+        result = adapter.run_challenge("Write hello.py.", trial.workspace, 3, context=context)
+        written = trial.workspace / "hello.py"
+        assert server.ledger.calls > 0, (tmp_path / "logs" / "stderr.log").read_text()[-2000:]
+        assert result.success, result.error
+        assert written.read_text() == files[0].content and written.stat().st_uid == trial.user.uid

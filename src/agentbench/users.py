@@ -145,10 +145,19 @@ def hand_over(user: TrialUser | None, root: Path, writable: Sequence[Path],
         return
     os.chown(root, 0, user.gid, follow_symlinks=False)
     os.chmod(root, 0o710, follow_symlinks=False)
-    for folder in writable:
-        _chown_tree(Path(folder), user.uid, user.gid, group_read=False)
+    give(user, writable)
     for folder in readable:
         _chown_tree(Path(folder), 0, user.gid, group_read=True)
+
+
+def give(user: TrialUser | None, folders: Sequence[Path]) -> None:
+    """Make `folders`, with everything in them, the trial user's (mode 0700 folders, owner-only
+    files); a no-op for `None`. Call it again after the harness writes into them (e.g. an adapter's
+    per-trial config files in the home folder), before the trial's processes start."""
+    if user is None:
+        return
+    for folder in folders:
+        _chown_tree(Path(folder), user.uid, user.gid, group_read=False)
 
 
 def _chown_tree(top: Path, uid: int, gid: int, *, group_read: bool) -> None:

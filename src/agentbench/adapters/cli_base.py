@@ -27,6 +27,7 @@ from agentbench.adapters.base import AdapterContext, AgentAdapter
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.sandbox import Confinement
+from agentbench.users import give
 
 BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
                   "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
@@ -165,7 +166,9 @@ class CommandAdapter(AgentAdapter):
         self.preflight()
         exe = self.resolve_executable() or ""
         argv = [exe, *self.build_argv(prompt, setup), *self.config.args]
-        result = self._run(argv, cwd=setup.workspace, env=self.environment(setup), timeout_s=timeout_s,
+        env = self.environment(setup)
+        give(setup.confinement.user, (setup.home, setup.tmp))  # config files prepare() just wrote
+        result = self._run(argv, cwd=setup.workspace, env=env, timeout_s=timeout_s,
                            stdout_path=setup.logs_dir / "stdout.log",
                            stderr_path=setup.logs_dir / "stderr.log", stdin_path=self.stdin_file(setup),
                            confinement=setup.confinement)
