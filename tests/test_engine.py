@@ -4,9 +4,11 @@ the bubblewrap sandbox. Each fake agent is a small Python script driven by the `
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import uuid
@@ -144,43 +146,48 @@ def test_ctrl_c_kills_the_running_agent_keeps_finished_trials_and_resume_runs_th
                     reason="bubblewrap not installed (.ci/run installs it)")
 def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, tiny_challenges):
     outside = Path("/tmp") / f"agentbench-escape-{uuid.uuid4().hex}"
-    host_dir = Path.home()  # outside every temp folder: visible (read-only) inside the sandbox
+    # NOTE: a host folder outside every temp folder (visible, read-only, inside the sandbox), made
+    # beside the tests rather than in HOME, which may itself be inside the system temp folder.
+    host_dir = Path(tempfile.mkdtemp(prefix=".escape-target-", dir=Path(__file__).parent))
+    host_dir.chmod(0o755)
     via_link = host_dir / f"agentbench-escape-{uuid.uuid4().hex}"
     results = tmp_path / "r"
     config = fake_agent(tmp_path, "escape", f"""
-        import os, pathlib
+        import errno, os, pathlib
         tried = []
-        for target in ({str(outside)!r}, os.path.expanduser("~/../escaped"),
-                       {str(results / "planted.txt")!r}, "../../escaped", "/etc/agentbench-escaped"):
+        def attempt(label, target):
             try:
                 pathlib.Path(target).write_text("x")
-                tried.append(target + ": written")
+                tried.append(label + ": written")
             except OSError as exc:
-                tried.append(target + ": " + type(exc).__name__)
+                tried.append(label + ": blocked " + errno.errorcode.get(exc.errno, "?"))
+        for target in ({str(outside)!r}, os.path.expanduser("~/../escaped"),
+                       {str(results / "planted.txt")!r}, "../../escaped", "/etc/agentbench-escaped"):
+            attempt(target, target)
         os.symlink({str(host_dir)!r}, "hostlink")
-        try:
-            pathlib.Path("hostlink", {via_link.name!r}).write_text("x")
-            tried.append("via symlink: written")
-        except OSError as exc:
-            tried.append("via symlink: " + type(exc).__name__)
+        attempt("via symlink", os.path.join("hostlink", {via_link.name!r}))
         pathlib.Path("inside.txt").write_text("\\n".join(tried))
         os.symlink("/etc/hostname", "README.md")
     """)
-    r = invoke(capsys, *run_args(config, "escape", tiny_challenges, results, "--sandbox", "bwrap"))
-    assert r.exit_code == 0, r.err
-    assert not outside.exists()
-    assert not (results / "planted.txt").exists()
-    assert not Path("/etc/agentbench-escaped").exists()
-    assert not via_link.exists()
+    try:
+        r = invoke(capsys, *run_args(config, "escape", tiny_challenges, results, "--sandbox", "bwrap"))
+        assert r.exit_code == 0, r.err
+        assert not outside.exists()
+        assert not (results / "planted.txt").exists()
+        assert not Path("/etc/agentbench-escaped").exists()
+        assert not via_link.exists()
+    finally:
+        shutil.rmtree(host_dir, ignore_errors=True)
     run = loads_run((results / "escape.json").read_text())
     (trial,) = run.trials
     assert trial.isolation.startswith("bwrap")
     kept = results / run.run_id / trial.logs_dir / "workspace"
     assert (kept / "inside.txt").is_file()
     assert not (kept / "README.md").exists()  # the symlink to a host file is not followed out
-    report = (kept / "inside.txt").read_text()
-    assert "/etc/agentbench-escaped: OSError" in report  # the host is read-only; /tmp is a throwaway tmpfs
-    assert "via symlink: OSError" in report
+    lines = dict(line.rsplit(": ", 1) for line in (kept / "inside.txt").read_text().splitlines())
+    # the host is read-only (or, as a trial user, not writable); /tmp is a throwaway tmpfs
+    assert lines["/etc/agentbench-escaped"] in ("blocked EROFS", "blocked EACCES")
+    assert lines["via symlink"] in ("blocked EROFS", "blocked EACCES")
 
 
 @pytest.mark.skipif(not Path("/usr/bin/bwrap").exists() and not os.environ.get("CI"),

@@ -112,6 +112,11 @@ class AdapterResult:
     """The failure is the infrastructure's, not the agent's: the model endpoint was unreachable or
     answered 5xx, 429 or 401/403, or the CLI could not start; the trial is retried and left out of
     the scores."""
+    output_dropped_bytes: int = 0
+    """Bytes of the agent's stdout and stderr the harness read and dropped over its output cap."""
+    limit_hit: str | None = None
+    """The limit that stopped or refused the agent's processes, in words (disk use, file count,
+    out-of-memory kill with the limit, file size, process count); None when none did."""
 
 
 class TrialStatus(StrEnum):

@@ -1,14 +1,25 @@
 """The one door through which AgentBench starts processes (agents, setup, test and scoring commands).
 
 Each process runs in its own session (process group) with an explicit environment, no shell, standard
-input from /dev/null unless given, and stdout/stderr streamed to files with a size cap. At its time
-limit, on Ctrl-C, and after it exits, the whole tree is killed: the process group, plus every process
-that still carries this run's marker variable (which catches grandchildren that called `setsid`).
+input from /dev/null unless given, and stdout/stderr streamed to files with a size cap. With a
+`Confinement` it also gets its own cgroups (joined as root before it drops to its trial user), rlimits,
+the optional bubblewrap sandbox and a watch on the disk use and file count of its folders.
+
+At its time limit, on Ctrl-C, on going over a limit, and after it exits, the whole tree is killed.
+Where the tree ran as a trial user inside its own cgroup it cannot leave that cgroup, so the cgroup's
+process list is the whole tree and nothing else is read; otherwise the process group plus every
+process that still carries this command's marker variable (a scan of /proc, which also catches
+grandchildren that called `setsid`).
+
+What the harness cut or refused is part of the result: bytes of output dropped over the cap, kills by
+the out-of-memory killer (with the limit), forks refused at the process limit, and a stop at the disk or
+file-count cap.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import signal
@@ -21,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
-from agentbench.sandbox import Confinement, Limits, confine_argv
+from agentbench.sandbox import Confinement, Limits, TrialUser, confine_argv, setpriv_path
 
 MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
 """Environment variable carried by every process AgentBench starts, to find them all again."""
@@ -34,6 +45,12 @@ DEFAULT_MAX_OUTPUT_BYTES = 20 * 1024 * 1024
 
 KILL_GRACE_SECONDS = 2.0
 """Time between SIGTERM and SIGKILL."""
+
+PIPE_CLOSE_GRACE_SECONDS = 5.0
+"""How long to wait, after the tree is killed, for its output pipes to reach end-of-file."""
+
+JOIN_FAILED_STATUS = 125
+"""Exit status when the tree could not join its cgroups (it is then never started)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +73,15 @@ class ProcessResult:
     """Whether stdout or stderr went over the cap."""
     start_error: str | None = None
     """Why it could not start (e.g. executable not found)."""
+    output_dropped_bytes: int = 0
+    """Bytes of stdout and stderr read and dropped over the cap."""
+    oom_kills: int = 0
+    """Processes of the tree the kernel's out-of-memory killer stopped (cgroup memory limit)."""
+    memory_limit_mb: int | None = None
+    """The tree's memory limit, where a memory cgroup enforced one."""
+    limit_hit: str | None = None
+    """What limit stopped or refused the tree, in words (disk use, file count, memory, file size,
+    CPU time, process count); None when none did."""
     stopped: str | None = None
     """Why the harness ended it early (its `stop_when` watch said so), else None."""
 
@@ -63,6 +89,11 @@ class ProcessResult:
     def ok(self) -> bool:
         """Exited 0 within its limit."""
         return self.returncode == 0 and not self.timed_out
+
+    @property
+    def oom_killed(self) -> bool:
+        """Whether the out-of-memory killer stopped any process of the tree."""
+        return self.oom_kills > 0
 
 
 def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-only
@@ -81,39 +112,53 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
 ) -> ProcessResult:
     """Run `argv` to its end or time limit, then kill what it left (`stop_when`: a watch over its
     output lines that can end it early, see `StopWhen`; `pass_fds`: descriptors it inherits)."""
-    marker = uuid.uuid4().hex
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
-    groups = _make_cgroups(marker, confinement.limits) if confinement else ()
-    full = confine_argv(argv, confinement, cwd, env.get("PATH", "")) if confinement else list(argv)
+    tree = _Tree.make(confinement)
     start = time.monotonic()
     try:
-        tags = {MARKER_VARIABLE: marker}
-        if confinement and confinement.run_marker:
-            tags[RUN_MARKER_VARIABLE] = confinement.run_marker
-        proc = _spawn(_join_cgroups(full, groups), cwd, {**env, **tags}, stdin_path, pass_fds)
+        full = confine_argv(argv, confinement, cwd, env.get("PATH", "")) if confinement else list(argv)
+        proc = _spawn(tree.join_argv(full), cwd, {**env, **tree.tags(confinement)}, stdin_path, pass_fds)
     except OSError as exc:
-        _remove_cgroups(groups)
+        tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
-    stop = _Stop(stop_when, lambda: _kill(proc.pid, f"{MARKER_VARIABLE}={marker}".encode(), groups))
+    stop = _Stop(stop_when, lambda: tree.kill(proc.pid))
     pumps = [_Pump(pipe, path, max_output_bytes, stop)
              for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
+    watch = _DiskWatch.start_for(confinement, lambda: tree.kill(proc.pid))
     timed_out = False
     try:
         proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         timed_out = True
     finally:
-        _kill(proc.pid, f"{MARKER_VARIABLE}={marker}".encode(), groups)
-        proc.wait()
-        for pump in pumps:
-            pump.join()
-        _remove_cgroups(groups)
+        counts = _finish(proc, tree, watch, pumps)
+    dropped = sum(p.dropped for p in pumps)
+    returncode = None if timed_out else proc.returncode
     return ProcessResult(
-        argv=tuple(argv), returncode=None if timed_out else proc.returncode, timed_out=timed_out,
+        argv=tuple(argv), returncode=returncode, timed_out=timed_out,
         duration_s=time.monotonic() - start, stdout_path=stdout_path, stderr_path=stderr_path,
-        output_truncated=any(p.truncated for p in pumps), stopped=stop.reason,
+        output_truncated=dropped > 0, output_dropped_bytes=dropped, oom_kills=counts.oom_kills,
+        memory_limit_mb=tree.memory_limit_mb,
+        limit_hit=_limit_text(watch.hit if watch else None, counts, confinement, returncode),
+        stopped=stop.reason,
     )
+
+
+def _finish(proc: subprocess.Popen[bytes], tree: _Tree, watch: _DiskWatch | None,
+            pumps: list[_Pump]) -> _Counts:
+    """Stop the watch, kill what is left of the tree, drain its output, read and drop its cgroups."""
+    if watch:
+        watch.stop()
+    tree.kill(proc.pid)
+    proc.wait()
+    for pump in pumps:
+        # NOTE: a process that escaped the kill (possible only without a trial user) may hold the
+        # pipe open for ever; its output is then left to the daemon pump thread.
+        pump.join(timeout=PIPE_CLOSE_GRACE_SECONDS)
+    counts = tree.counts()
+    tree.remove()
+    return counts
 
 
 def _not_started(argv: Sequence[str], exc: OSError, stdout_path: Path, stderr_path: Path) -> ProcessResult:
@@ -167,13 +212,13 @@ class _Stop:
 
 
 class _Pump(threading.Thread):
-    """Copies one pipe to a file, keeping at most `cap` bytes and draining the rest; every line
-    also goes to the `stop` watch."""
+    """Copies one pipe to a file, keeping at most `cap` bytes and draining (and counting) the rest;
+    every line also goes to the `stop` watch."""
 
     def __init__(self, pipe: IO[bytes] | None, path: Path, cap: int, stop: _Stop) -> None:
         super().__init__(daemon=True)
         self.pipe, self.path, self.cap, self.stop = pipe, path, cap, stop
-        self.truncated = False
+        self.dropped = 0
         self.start()
 
     def _lines(self, pending: bytes, chunk: bytes) -> bytes:
@@ -193,31 +238,116 @@ class _Pump(threading.Thread):
             reader = cast(io.BufferedReader, self.pipe)
             while chunk := reader.read1(65536):
                 pending = self._lines(pending, chunk)
-                room = self.cap - kept
-                if room > 0:
+                room = max(self.cap - kept, 0)
+                if room:
                     out.write(chunk[:room])
                     kept += min(room, len(chunk))
-                if len(chunk) > max(room, 0):
-                    self.truncated = True
+                self.dropped += max(len(chunk) - room, 0)
             if pending:
                 self.stop.feed(pending)
+
+
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """What a tree's cgroups counted while it ran."""
+
+    oom_kills: int = 0
+    forks_refused: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Tree:
+    """One command's process tree: its marker, its cgroups, and how its survivors are found."""
+
+    marker: str
+    groups: tuple[Path, ...]
+    contained: bool
+    """The tree runs as a trial user inside its cgroups, so it cannot leave them: the cgroups'
+    process lists are the whole tree and /proc is never scanned."""
+    memory_limit_mb: int | None = None
+    process_limit: int | None = None
+
+    @classmethod
+    def make(cls, confinement: Confinement | None) -> _Tree:
+        marker = uuid.uuid4().hex
+        if confinement is None:
+            return cls(marker, (), contained=False)
+        limits = confinement.limits
+        groups = _make_cgroups(marker, limits)
+        has_memory = any(_is_memory_group(g) for g in groups)
+        return cls(marker, groups, contained=bool(groups) and confinement.user is not None,
+                   memory_limit_mb=limits.memory_mb if has_memory else None,
+                   process_limit=limits.processes if groups else None)
+
+    @property
+    def needle(self) -> bytes:
+        return f"{MARKER_VARIABLE}={self.marker}".encode()
+
+    def tags(self, confinement: Confinement | None) -> dict[str, str]:
+        tags = {MARKER_VARIABLE: self.marker}
+        if confinement and confinement.run_marker:
+            tags[RUN_MARKER_VARIABLE] = confinement.run_marker
+        return tags
+
+    def join_argv(self, argv: list[str]) -> list[str]:
+        """Wrap argv in a shell that moves itself into the cgroups (as root), then execs: no race
+        with forks, and the tree never runs outside them (it is not started if a move fails)."""
+        if not self.groups:
+            return argv
+        moves = " && ".join(f'echo $$ > "{group}/cgroup.procs"' for group in self.groups)
+        script = (f'{moves} && exec "$@"; echo "agentbench: could not join the cgroups of this '
+                  f'command" >&2; exit {JOIN_FAILED_STATUS}')
+        return ["/bin/sh", "-c", script, "agentbench-confine", *argv]
+
+    def members(self, pgid: int | None) -> set[int]:
+        """Live processes of the tree (the cgroups alone when the tree cannot leave them)."""
+        found = _cgroup_members(self.groups)
+        if self.contained:
+            return found
+        return found | _live_members(pgid, self.needle)
+
+    def kill(self, pgid: int) -> int:
+        return _kill(pgid, lambda: self.members(pgid))
+
+    def counts(self) -> _Counts:
+        return _Counts(oom_kills=sum(_oom_kills(g) for g in self.groups if _is_memory_group(g)),
+                       forks_refused=sum(_event(g / "pids.events", "max") for g in self.groups))
+
+    def remove(self) -> None:
+        _remove_cgroups(self.groups)
+
+
+def _limit_text(watch_hit: str | None, counts: _Counts, confinement: Confinement | None,
+                returncode: int | None) -> str | None:
+    """Every limit that stopped or refused the tree, in words."""
+    limits = confinement.limits if confinement else Limits()
+    found = [watch_hit] if watch_hit else []
+    if counts.oom_kills:
+        found.append(f"out of memory: the kernel killed {counts.oom_kills} process(es) at the "
+                     f"{limits.memory_mb} MiB memory limit")
+    if counts.forks_refused:
+        found.append(f"process limit: {counts.forks_refused} fork(s) refused at {limits.processes} "
+                     "processes")
+    if returncode == -signal.SIGXFSZ and confinement:
+        found.append(f"file size: a file went over the {limits.file_size_mb} MiB limit (SIGXFSZ)")
+    if returncode == -signal.SIGXCPU and confinement:
+        found.append(f"CPU time: over the {limits.cpu_seconds} s limit (SIGXCPU)")
+    return "; ".join(found) or None
 
 
 def kill_tree(pgid: int, marker: str | None = None) -> int:
     """Kill a process group and every process carrying `marker`; return how many were signalled."""
     needle = f"{MARKER_VARIABLE}={marker}".encode() if marker else None
-    return _kill(pgid, needle, ())
+    return _kill(pgid, lambda: _live_members(pgid, needle))
 
 
 def kill_marked(variable: str, value: str) -> int:
     """Kill every process whose environment holds `variable=value` (e.g. all of a run's processes)."""
-    return _kill(None, f"{variable}={value}".encode(), ())
+    needle = f"{variable}={value}".encode()
+    return _kill(None, lambda: _live_members(None, needle))
 
 
-def _kill(pgid: int | None, needle: bytes | None, groups: tuple[Path, ...]) -> int:
-    def members() -> set[int]:
-        return _live_members(pgid, needle) | _cgroup_members(groups)
-
+def _kill(pgid: int | None, members: Callable[[], set[int]]) -> int:
     victims = members()
     _signal_all(pgid, victims, signal.SIGTERM)
     deadline = time.monotonic() + KILL_GRACE_SECONDS
@@ -255,6 +385,39 @@ def _live_members(pgid: int | None, needle: bytes | None) -> set[int]:
     return found
 
 
+def kill_user(user: TrialUser) -> int:
+    """Kill every process running as `user` (as that user: `kill -KILL -1`, atomic against forks).
+
+    Returns how many such processes were alive before. Needs root and `setpriv`.
+    """
+    alive = user_processes(user.uid)
+    exe = setpriv_path()
+    if alive and exe:
+        subprocess.run([exe, f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups",
+                        "--", "/bin/sh", "-c", "kill -KILL -1"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=30, check=False, env={"PATH": "/usr/bin:/bin"})
+    return len(alive)
+
+
+def user_processes(uid: int) -> set[int]:
+    """Live processes whose real, effective or saved uid is `uid` (/proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("State", "").split()[:1] in (["Z"], ["X"]):
+            continue
+        if str(uid) in fields.get("Uid", "").split()[:3]:
+            found.add(int(entry.name))
+    return found
+
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
 
@@ -267,13 +430,17 @@ def _make_cgroups(marker: str, limits: Limits) -> tuple[Path, ...]:
                   (CGROUP_ROOT / "memory" / "agentbench" / marker,
                    {"memory.limit_in_bytes": _mb(limits.memory_mb)})]
     elif (CGROUP_ROOT / "cgroup.controllers").exists():
+        _enable_v2_controllers(CGROUP_ROOT / "agentbench")
         wanted = [(CGROUP_ROOT / "agentbench" / marker,
                    {"pids.max": limits.processes, "memory.max": _mb(limits.memory_mb)})]
     made = []
     for path, settings in wanted:
         try:
             path.mkdir(parents=True, exist_ok=True)
-            made.append(path)
+        except OSError:
+            continue
+        made.append(path)
+        try:
             for name, value in settings.items():
                 if value is not None:
                     (path / name).write_text(str(value))
@@ -282,16 +449,41 @@ def _make_cgroups(marker: str, limits: Limits) -> tuple[Path, ...]:
     return tuple(made)
 
 
+def _enable_v2_controllers(parent: Path) -> None:
+    """Let `parent`'s children have pids and memory limits (cgroup v2 delegates controllers down)."""
+    with contextlib.suppress(OSError):
+        parent.mkdir(exist_ok=True)
+    for folder in (parent.parent, parent):
+        for controller in ("+pids", "+memory"):
+            with contextlib.suppress(OSError):
+                (folder / "cgroup.subtree_control").write_text(controller)
+
+
 def _mb(value: int | None) -> int | None:
     return None if value is None else value * 1024 * 1024
 
 
-def _join_cgroups(argv: list[str], groups: tuple[Path, ...]) -> list[str]:
-    """Wrap argv in a shell that moves itself into the cgroups, then execs (no race with forks)."""
-    if not groups:
-        return argv
-    moves = "; ".join(f'echo $$ > "{group}/cgroup.procs"' for group in groups)
-    return ["/bin/sh", "-c", f"{moves}; exec \"$@\"", "agentbench-confine", *argv]
+def _is_memory_group(group: Path) -> bool:
+    return (group / "memory.events").exists() or (group / "memory.oom_control").exists()
+
+
+def _event(path: Path, name: str) -> int:
+    """The counter `name` of a cgroup's flat `key value` file (0 when absent)."""
+    try:
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition(" ")
+            if key == name:
+                return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _oom_kills(group: Path) -> int:
+    """Processes the OOM killer stopped in a memory cgroup (v2 memory.events, v1 memory.oom_control)."""
+    if (group / "memory.events").exists():
+        return _event(group / "memory.events", "oom_kill")
+    return _event(group / "memory.oom_control", "oom_kill")
 
 
 def _cgroup_members(groups: tuple[Path, ...]) -> set[int]:
@@ -321,3 +513,119 @@ def cgroups_available() -> bool:
     probe = _make_cgroups(f"probe-{uuid.uuid4().hex}", Limits())
     _remove_cgroups(probe)
     return bool(probe)
+
+
+class _DiskWatch(threading.Thread):
+    """Measures the disk use and file count of a tree's folders while it runs; over a cap, it
+    records why and stops the tree (through `on_hit`)."""
+
+    FIRST_CHECK_S = 0.25
+    """Commands shorter than this are never measured."""
+
+    def __init__(self, folders: tuple[Path, ...], limits: Limits, on_hit: Callable[[], object]) -> None:
+        super().__init__(daemon=True)
+        self.folders, self.limits, self.on_hit = folders, limits, on_hit
+        self.hit: str | None = None
+        self._stopping = threading.Event()
+        self.start()
+
+    @classmethod
+    def start_for(cls, confinement: Confinement | None, on_hit: Callable[[], object]) -> _DiskWatch | None:
+        if confinement is None or not confinement.watched_folders:
+            return None
+        limits = confinement.limits
+        if limits.disk_mb is None and limits.files is None:
+            return None
+        return cls(tuple(map(Path, confinement.watched_folders)), limits, on_hit)
+
+    def run(self) -> None:
+        interval = self.FIRST_CHECK_S
+        while not self._stopping.wait(interval):
+            began = time.monotonic()
+            self.hit = over_limits(self.folders, self.limits, self._stopping)
+            if self.hit:
+                self.on_hit()
+                return
+            interval = min(1.0, max(self.FIRST_CHECK_S, 4 * (time.monotonic() - began)))
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.join()
+
+
+def over_limits(folders: Sequence[Path], limits: Limits, stop: threading.Event | None = None) -> str | None:
+    """Which of the disk-use and file-count caps `folders` are over together, in words (None: neither).
+
+    Counts every entry (files, folders, links; links are never followed) and, once per inode, the
+    larger of its apparent and allocated size. Stops counting as soon as a cap is passed.
+    """
+    max_bytes = None if limits.disk_mb is None else limits.disk_mb * 1024 * 1024
+    usage = _Usage(max_bytes, limits.files, stop)
+    for folder in folders:
+        usage.walk(Path(folder))
+        if usage.over:
+            break
+    names = ", ".join(Path(f).name for f in folders)
+    if usage.too_deep:
+        return f"folders nested too deep to measure in the {usage.top(usage.entries_in)} ({names})"
+    if limits.files is not None and usage.entries > limits.files:
+        return f"more than {limits.files} files in the {usage.top(usage.entries_in)} ({names})"
+    if max_bytes is not None and usage.bytes > max_bytes:
+        return (f"disk use over {limits.disk_mb} MiB in the {usage.top(usage.bytes_in)} "
+                f"({usage.bytes // (1024 * 1024)} MiB in {names})")
+    return None
+
+
+class _Usage:
+    """A running count of entries and bytes under some folders, stopping once over a cap."""
+
+    def __init__(self, max_bytes: int | None, max_entries: int | None, stop: threading.Event | None) -> None:
+        self.max_bytes, self.max_entries, self.stop = max_bytes, max_entries, stop
+        self.bytes = self.entries = 0
+        self.too_deep = False
+        self.bytes_in: dict[str, int] = {}
+        self.entries_in: dict[str, int] = {}
+        self._inodes: set[tuple[int, int]] = set()
+
+    @property
+    def over(self) -> bool:
+        return (self.too_deep or (self.max_bytes is not None and self.bytes > self.max_bytes)
+                or (self.max_entries is not None and self.entries > self.max_entries))
+
+    @staticmethod
+    def top(counts: dict[str, int]) -> str:
+        """The folder holding the most."""
+        return max(counts, key=lambda k: counts[k], default="watched folders")
+
+    def walk(self, folder: Path) -> None:
+        if folder.is_symlink() or not folder.is_dir():
+            return
+        bytes_before, entries_before = self.bytes, self.entries
+        pending = [str(folder)]
+        while pending and not self.over and not (self.stop and self.stop.is_set()):
+            pending.extend(self._scan(pending.pop()))
+        self.bytes_in[folder.name] = self.bytes - bytes_before
+        self.entries_in[folder.name] = self.entries - entries_before
+
+    def _scan(self, path: str) -> list[str]:
+        subfolders = []
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    self.entries += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        subfolders.append(entry.path)
+                    self._add(entry)
+        except OSError as exc:
+            self.too_deep = self.too_deep or exc.errno == errno.ENAMETOOLONG
+        return subfolders
+
+    def _add(self, entry: os.DirEntry[str]) -> None:
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            return
+        key = (st.st_dev, st.st_ino)
+        if key not in self._inodes:
+            self._inodes.add(key)
+            self.bytes += max(st.st_size, st.st_blocks * 512)

@@ -1,28 +1,40 @@
-"""Confinement of the processes AgentBench starts: resource limits and the optional bubblewrap sandbox.
+"""Confinement of the processes AgentBench starts: resource limits, the trial user, the bwrap sandbox.
 
 Tiers, from always-on to opt-in:
 - every process: its own session/process group, an explicit environment, killed with all its
-  descendants at its limit (see `process`), rlimits through `prlimit` (file size, open files, CPU);
+  descendants at its limit (see `process`), rlimits through `prlimit` (file size, open files, CPU),
+  and a watch on the disk use and file count of its writable folders;
 - where a cgroup can be made (root on cgroup v1 or v2): a `pids` limit and a memory limit, and the
   cgroup's process list to find every descendant, even one that left the process group and cleared
   its environment;
+- as root, with a `TrialUser`: the tree joins its cgroups as root, then drops to the trial's own
+  unprivileged uid/gid (no supplementary groups, no capabilities, no_new_privs) through `setpriv`,
+  so it can neither leave nor loosen its cgroup, read the harness's /proc environment, nor write
+  anything but the folders handed to that user (see `agentbench.users`);
 - `--sandbox bwrap`: a PID namespace (everything dies with the trial), a read-only view of the host
   with only the trial's workspace, home, temp and scratch folders writable, fresh empty /tmp,
-  /var/tmp and /dev/shm (other trials' folders are invisible; files named on the command line stay
-  readable), network kept (agents need their API).
+  /var/tmp and /dev/shm (other trials' folders are invisible; files named on the command line, PATH
+  entries and the install trees of symlinked executables stay visible read-only), folders asked to
+  be hidden covered by an empty tmpfs, no capabilities even as root, network kept (agents need
+  their API).
 
-This module is pure: it builds argv wrappers and labels; `process` applies them.
+This module is pure apart from looking at the file system: it builds argv wrappers and labels;
+`process` applies them.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 SANDBOXES = ("none", "bwrap")
 """Values of `--sandbox`."""
+
+TMPFS_ROOTS = ("/tmp", "/var/tmp", "/dev/shm")
+"""Folders the bwrap sandbox replaces with a fresh, empty tmpfs."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,6 +51,33 @@ class Limits:
     """Open file descriptors per process (RLIMIT_NOFILE)."""
     cpu_seconds: int | None = None
     """CPU time per process (RLIMIT_CPU)."""
+    disk_mb: int | None = 10240
+    """Disk use of the tree's watched folders together (apparent or allocated size, whichever is
+    larger, each inode once); the tree is stopped within about a second of going over."""
+    files: int | None = 100_000
+    """Entries (files, folders, links) in the watched folders together; enforced like `disk_mb`."""
+
+    def __post_init__(self) -> None:
+        for name in ("memory_mb", "processes", "file_size_mb", "open_files", "cpu_seconds",
+                     "disk_mb", "files"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"Limits.{name} must be a positive whole number or None, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class TrialUser:
+    """The unprivileged identity one trial's processes run as (no /etc/passwd entry needed)."""
+
+    uid: int
+    """Numeric user id, from the reserved range of `agentbench.users`."""
+    gid: int
+    """Numeric group id (the trial's own group: no other trial shares it)."""
+
+    def __post_init__(self) -> None:
+        for name, value in (("uid", self.uid), ("gid", self.gid)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"TrialUser.{name} must be a positive number (never root), got {value!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,29 +96,35 @@ class Confinement:
     """Tags every process with the run's marker so Ctrl-C can find and kill all of them."""
     readable: tuple[Path, ...] = ()
     """Folders under the sandbox's fresh temp folders that must stay visible (read-only)."""
+    user: TrialUser | None = None
+    """Run the tree as this unprivileged user (requires root); None: as AgentBench's own user."""
+    watched: tuple[Path, ...] | None = None
+    """Folders whose disk use and file count are capped (`Limits.disk_mb`, `Limits.files`);
+    None: the writable folders."""
+    hidden: tuple[Path, ...] = ()
+    """Folders the bwrap sandbox covers with an empty tmpfs (e.g. the challenges' hidden tests, the
+    results); paths named on the command line inside them stay visible."""
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
             raise ValueError(f"sandbox must be one of {SANDBOXES}, got {self.sandbox!r}")
 
+    @property
+    def watched_folders(self) -> tuple[Path, ...]:
+        """The folders the disk watch measures."""
+        return self.writable if self.watched is None else self.watched
+
 
 def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
                  search_path: str = "") -> list[str]:
-    """`argv` wrapped in `prlimit` and, for the bwrap sandbox, in `bwrap`."""
-    inner = [*_prlimit(confinement.limits), *argv]
+    """`argv` wrapped in `prlimit`, `setpriv` (for a trial user) and, for the sandbox, `bwrap`.
+
+    Raises FileNotFoundError when a trial user is asked for and `setpriv` is not installed.
+    """
+    inner = [*_prlimit(confinement.limits), *_setpriv(confinement.user), *argv]
     if confinement.sandbox == "bwrap":
-        named = [*argv, *search_path.split(":"), *map(str, confinement.readable)]
-        return [*_bwrap(confinement, cwd, _hidden_paths(named)), *inner]
+        return [*_bwrap(confinement, cwd, visible_paths(argv, search_path, confinement)), *inner]
     return inner
-
-
-_TMPFS = ("/tmp", "/var/tmp", "/dev/shm")
-
-
-def _hidden_paths(named: Sequence[str]) -> list[Path]:
-    """Paths (on the command line, on PATH, asked for) that the fresh temp folders would hide."""
-    return list(dict.fromkeys(Path(a) for a in named
-                              if a.startswith(tuple(f"{t}/" for t in _TMPFS)) and Path(a).exists()))
 
 
 def _prlimit(limits: Limits) -> list[str]:
@@ -96,20 +141,20 @@ def _prlimit(limits: Limits) -> list[str]:
     return [exe, *flags, "--"] if flags else []
 
 
-def _bwrap(confinement: Confinement, cwd: Path, readable: list[Path]) -> list[str]:
-    exe = shutil.which("bwrap") or "bwrap"
-    argv = [exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for tmp in _TMPFS:
-        argv += ["--tmpfs", tmp]
-    for path in readable:
-        argv += ["--ro-bind", str(path), str(path)]
-    for path in confinement.writable:
-        argv += ["--bind", str(path), str(path)]
-    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-             "--chdir", str(cwd)]
-    if not confinement.network:
-        argv.append("--unshare-net")
-    return [*argv, "--"]
+def _setpriv(user: TrialUser | None) -> list[str]:
+    """Drop to `user` for good: real/effective/saved ids, no groups, no capabilities, no_new_privs."""
+    if user is None:
+        return []
+    exe = setpriv_path()
+    if exe is None:
+        raise FileNotFoundError("setpriv (util-linux) is not installed: cannot run as the trial user")
+    return [exe, f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--no-new-privs",
+            "--inh-caps=-all", "--bounding-set=-all", "--"]
+
+
+def setpriv_path() -> str | None:
+    """Where `setpriv` (util-linux) is installed, or None."""
+    return shutil.which("setpriv")
 
 
 def bwrap_path() -> str | None:
@@ -117,9 +162,175 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+@dataclass(frozen=True, slots=True)
+class Visible:
+    """What the sandbox must show of the temp folders it replaces (all read-only)."""
+
+    trees: tuple[Path, ...]
+    """Files and folders bound read-only at their own paths."""
+    links: tuple[tuple[Path, str], ...]
+    """Symbolic links recreated in the sandbox (link, target) that no bound tree already holds."""
+
+
+def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinement) -> Visible:
+    """Paths the fresh temp folders (or hidden folders) would hide but the command needs.
+
+    Named paths are argv elements, PATH entries (and every symbolic link inside them) and the
+    confinement's `readable` folders. A symbolic link is followed hop by hop; for each hop the
+    folder holding both the link and the final target (never a whole temp folder: at least one
+    level below it) is bound, so an executable installed as a link from a bin folder into its
+    package (`tools/bin/claude -> ../claude-code/node_modules/...`) finds its install tree. A
+    script's `#!` interpreter, or the program `#!/usr/bin/env` names, is followed the same way.
+    """
+    roots = _hiding_roots(confinement)
+    trees: dict[Path, None] = {}
+    links: dict[Path, str] = {}
+    for path in _named_paths(argv, search_path, confinement, roots):
+        hops = list(_link_hops(path))
+        links.update(hops)
+        final = Path(os.path.realpath(path))
+        trees.update(dict.fromkeys(t for link, _ in hops if (t := _tree(link, final, roots))))
+        if not hops:
+            trees[path] = None
+    kept = _outermost(trees)
+    return Visible(trees=kept, links=tuple((link, target) for link, target in links.items()
+                                           if not any(link.is_relative_to(t) for t in kept)))
+
+
+def _named_paths(argv: Sequence[str], search_path: str, confinement: Confinement,
+                 roots: tuple[Path, ...]) -> list[Path]:
+    """Existing absolute paths under `roots` that the command names, directly or through PATH."""
+    dirs = [Path(p) for p in search_path.split(":") if p]
+    named = [*argv, *map(str, dirs), *map(str, confinement.readable)]
+    named += [str(link) for folder in dirs if _under(folder, roots) for link in _links_in(folder)]
+    named += _interpreters(argv[0] if argv else "", search_path)
+    paths = (Path(item) for item in named)
+    return [p for p in paths if p.is_absolute() and _under(p, roots) and os.path.lexists(p)]
+
+
+def _hiding_roots(confinement: Confinement) -> tuple[Path, ...]:
+    return (*map(Path, TMPFS_ROOTS), *confinement.hidden)
+
+
+def _under(path: Path, roots: Iterable[Path]) -> bool:
+    return any(path != root and path.is_relative_to(root) for root in roots)
+
+
+def _links_in(folder: Path) -> list[Path]:
+    try:
+        return [Path(e.path) for e in os.scandir(folder) if e.is_symlink()]
+    except OSError:
+        return []
+
+
+def _interpreters(exe: str, search_path: str) -> list[str]:
+    """The `#!` interpreter of `exe` (resolved), or the program `#!/usr/bin/env` runs."""
+    path = shutil.which(exe, path=search_path or None) if exe and "/" not in exe else exe
+    try:
+        with open(os.path.realpath(path or ""), "rb") as handle:
+            first = handle.read(256).split(b"\n", 1)[0]
+    except OSError:
+        return []
+    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
+    if len(words) >= 2 and Path(words[0]).name == "env":
+        program = next((w for w in words[1:] if not w.startswith("-")), "")
+        found = shutil.which(program, path=search_path or None) if program else None
+        return [found] if found else []
+    return words[:1]
+
+
+def _link_hops(path: Path) -> Iterator[tuple[Path, str]]:
+    """Every symbolic link met while resolving `path` (its components included): (link, target)."""
+    pending = list(Path(os.path.abspath(path)).parts[1:])
+    current = Path("/")
+    for _ in range(200):
+        if not pending:
+            return
+        candidate = current / pending.pop(0)
+        if candidate.is_symlink():
+            target = os.readlink(candidate)
+            yield candidate, target
+            resolved = Path(os.path.normpath(candidate.parent / target))
+            pending = [*resolved.parts[1:], *pending]
+            current = Path("/")
+        else:
+            current = candidate
+
+
+def _tree(link: Path, final: Path, roots: tuple[Path, ...]) -> Path | None:
+    """The folder to bind for one link hop: holding the link and the final target, below a root
+    (None when the target is visible anyway: the link alone is recreated)."""
+    root = next((r for r in roots if final.is_relative_to(r) and final != r), None)
+    if root is None:
+        return None
+    common = Path(os.path.commonpath([link.parent, final]))
+    return common if _under(common, roots) else root / final.relative_to(root).parts[0]
+
+
+def _outermost(paths: Iterable[Path]) -> tuple[Path, ...]:
+    ordered = sorted(dict.fromkeys(paths), key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for path in ordered:
+        if not any(path.is_relative_to(k) for k in kept):
+            kept.append(path)
+    return tuple(kept)
+
+
+def _bwrap(confinement: Confinement, cwd: Path, visible: Visible) -> list[str]:
+    exe = bwrap_path() or "bwrap"
+    argv = [exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for tmp in TMPFS_ROOTS:
+        argv += ["--perms", "1777", "--tmpfs", tmp]
+    for path in confinement.hidden:
+        if Path(path).is_dir() and not _under(Path(path), map(Path, TMPFS_ROOTS)):
+            argv += ["--perms", "0755", "--tmpfs", str(path)]
+    state = _Mounts(_hiding_roots(confinement))
+    for path in visible.trees:
+        argv += [*state.parents(path), "--ro-bind", str(path), str(path)]
+        state.bound.append(path)
+    for link, target in visible.links:
+        argv += [*state.parents(link), "--symlink", target, str(link)]
+    for path in map(Path, confinement.writable):
+        argv += [*state.parents(path), "--bind", str(path), str(path)]
+        state.bound.append(path)
+    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
+             "--chdir", str(cwd)]
+    if os.geteuid() == 0 and confinement.user is None:
+        # NOTE: bwrap started by root keeps every capability inside (CAP_SYS_ADMIN can remount "/"
+        # read-write); none is needed there. With a trial user, setpriv drops them all instead
+        # (after bwrap, still privileged, has entered the user's 0700 workspace).
+        argv += ["--cap-drop", "ALL"]
+    if not confinement.network:
+        argv.append("--unshare-net")
+    return [*argv, "--"]
+
+
+@dataclass(slots=True)
+class _Mounts:
+    """What one bwrap command line has made so far (to create missing parents only once)."""
+
+    roots: tuple[Path, ...]
+    made: set[Path] = field(default_factory=set)
+    bound: list[Path] = field(default_factory=list)
+
+    def parents(self, path: Path) -> list[str]:
+        """`--dir` for each missing parent inside a fresh tmpfs, world-traversable (bwrap makes
+        them 0700 root otherwise, which the trial user could not enter)."""
+        ops: list[str] = []
+        for parent in reversed(path.parents):
+            if (parent in self.made or not _under(parent, self.roots)
+                    or any(parent.is_relative_to(b) for b in self.bound)):
+                continue
+            self.made.add(parent)
+            ops += ["--perms", "0755", "--dir", str(parent)]
+        return ops
+
+
 def describe(confinement: Confinement, cgroup: bool) -> str:
-    """The isolation label a trial record keeps, e.g. `bwrap+cgroup+rlimits`."""
+    """The isolation label a trial record keeps, e.g. `bwrap+user+cgroup+rlimits`."""
     parts = ["bwrap" if confinement.sandbox == "bwrap" else "process-group"]
+    if confinement.user is not None:
+        parts.append("user")
     if cgroup:
         parts.append("cgroup")
     if shutil.which("prlimit"):

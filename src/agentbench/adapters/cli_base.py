@@ -42,6 +42,7 @@ from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.sandbox import Confinement, bwrap_path
+from agentbench.users import give
 
 BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
                   "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY")
@@ -219,6 +220,7 @@ class CommandAdapter(AgentAdapter):
         exe = self.resolve_executable() or ""
         argv = [exe, *self.build_argv(prompt, setup), *self.config.args]
         env = self.environment(setup)
+        give(setup.confinement.user, (setup.home, setup.tmp))  # config files prepare() just wrote
         before = workspace_state(setup.workspace)
         watch = RetryStop(self.retry_watch, self.endpoint(setup)) if self.retry_watch else None
         tail = self._log_tail(setup, watch, env)
@@ -284,12 +286,15 @@ class CommandAdapter(AgentAdapter):
         error = (self.classify(transcript, result) if result.timed_out or result.stopped
                  else usage.error or self.classify(transcript, result))
         ok = result.ok and not result.stopped and usage.error is None
+        if result.limit_hit and not result.ok:
+            error = f"stopped by the harness: {result.limit_hit}"
         return AdapterResult(
             time_taken_seconds=round(result.duration_s, 3), prompts_used=usage.turns or 1,
             success=ok, timed_out=result.timed_out,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
             cost_usd=usage.cost_usd, final_message=usage.final_message[:4000],
             error=None if ok else error,
+            output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
         )
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:

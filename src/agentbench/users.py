@@ -1,0 +1,288 @@
+"""Trial users: when AgentBench runs as root, each trial's processes run as an unprivileged user.
+
+A trial takes one numeric uid/gid from a reserved range (no /etc/passwd entry needed) for as long as
+it runs; a lock file per uid, held with `flock`, keeps two concurrent trials (of this run or of any
+other AgentBench process on the machine) from ever sharing one. The runner hands the trial's folders
+to that user (`hand_over`): its workspace, home and temp folders become the user's, the trial's root
+folder is enterable by that user alone, and everything else stays root's. Processes are started as
+root, join their cgroups, then drop to the user (`sandbox.Confinement.user`, applied by `process`).
+When the trial ends, every process of the user is killed and its files in the shared temp folders
+are removed, so the next trial that gets the uid starts clean.
+
+`isolation` says, for the run header and `doctor`, what a trial gets on this machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pwd
+import shutil
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentbench.process import cgroups_available, kill_user
+from agentbench.sandbox import Confinement, Limits, TrialUser, bwrap_path, describe, setpriv_path
+
+TRIAL_UID_BASE = 1_900_000_000
+"""First uid (and gid) of the reserved range: above systemd's container ranges' usual start, below
+2^31, unused by any distribution."""
+
+TRIAL_UID_COUNT = 4096
+"""Size of the reserved range (trials that can run at once on one machine)."""
+
+LOCK_DIR = Path("/run/agentbench/trial-users")
+"""Where the per-uid lock files live (root's, mode 0700)."""
+
+SHARED_TEMP = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
+"""World-writable folders a trial user can leave files in (cleaned when its trial ends)."""
+
+
+def trial_users_problem() -> str | None:
+    """Why trials cannot run as their own unprivileged user here; None when they can."""
+    if os.geteuid() != 0:
+        return f"AgentBench is not running as root (uid {os.geteuid()}): agents run as your own user"
+    if setpriv_path() is None:
+        return "setpriv (util-linux) is not installed: agents would run as root"
+    try:
+        _lock_dir(LOCK_DIR)
+    except OSError as exc:
+        return f"cannot keep trial-user locks in {LOCK_DIR}: {exc}"
+    return None
+
+
+@contextlib.contextmanager
+def trial_user(lock_dir: Path = LOCK_DIR) -> Iterator[TrialUser | None]:
+    """Hold an unused uid of the reserved range for one trial; None where trial users are unavailable.
+
+    On exit every process of that user is killed and its files in /tmp, /var/tmp and /dev/shm are
+    removed, before the uid can go to another trial.
+    """
+    if trial_users_problem() is not None:
+        yield None
+        return
+    folder = _lock_dir(lock_dir)
+    with _claim(folder) as user:
+        try:
+            yield user
+        finally:
+            release(user)
+
+
+def _lock_dir(path: Path) -> Path:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = path.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0 or info.st_mode & 0o022:
+        raise PermissionError(f"{path} must be a folder owned by root and writable by root only")
+    return path
+
+
+@contextlib.contextmanager
+def _claim(folder: Path) -> Iterator[TrialUser]:
+    for uid in range(TRIAL_UID_BASE, TRIAL_UID_BASE + TRIAL_UID_COUNT):
+        if _uid_taken(uid):
+            continue
+        fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        try:
+            yield TrialUser(uid, uid)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+        return
+    raise RuntimeError(f"all {TRIAL_UID_COUNT} trial users are in use (locks in {folder})")
+
+
+def _uid_taken(uid: int) -> bool:
+    """Whether the system already knows `uid` (a real account must never be reused)."""
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def release(user: TrialUser) -> None:
+    """Kill every process of `user` and remove what it left in the shared temp folders."""
+    kill_user(user)
+    for folder in SHARED_TEMP:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_uid == user.uid:
+                    _remove(Path(entry.path))
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def hand_over(user: TrialUser | None, root: Path, writable: Sequence[Path],
+              readable: Sequence[Path] = ()) -> None:
+    """Give a trial's folders to its user; a no-op for `None` (no trial user on this machine).
+
+    `root` (the trial's own temporary folder, holding the others) stays root's with mode 0710 and
+    the trial's group: that user can pass through it, no other trial user can enter it, and nothing
+    in it can be renamed or replaced by the trial. Each `writable` folder (workspace, home, tmp),
+    with everything in it, becomes the user's (mode 0700). Each `readable` folder (e.g. the
+    harness's environments the trial's commands run) stays root's, readable by the trial's group
+    only. Links are never followed.
+    """
+    if user is None:
+        return
+    os.chown(root, 0, user.gid, follow_symlinks=False)
+    os.chmod(root, 0o710, follow_symlinks=False)
+    give(user, writable)
+    for folder in readable:
+        _chown_tree(Path(folder), 0, user.gid, group_read=True)
+
+
+def give(user: TrialUser | None, folders: Sequence[Path]) -> None:
+    """Make `folders`, with everything in them, the trial user's (mode 0700 folders, owner-only
+    files); a no-op for `None`. Call it again after the harness writes into them (e.g. an adapter's
+    per-trial config files in the home folder), before the trial's processes start."""
+    if user is None:
+        return
+    for folder in folders:
+        _chown_tree(Path(folder), user.uid, user.gid, group_read=False)
+
+
+def _chown_tree(top: Path, uid: int, gid: int, *, group_read: bool) -> None:
+    """Own `top` and everything in it; owner keeps its bits, the group gets read (and enter/run
+    where the owner has it) or nothing, others nothing; set-id bits are dropped."""
+    for path in [str(top), *_paths_in(top)]:
+        os.chown(path, uid, gid, follow_symlinks=False)
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            continue
+        owner = 0o700 if stat.S_ISDIR(mode) else mode & 0o700
+        os.chmod(path, owner | ((owner & 0o500) >> 3 if group_read else 0))
+
+
+def _paths_in(top: Path) -> Iterator[str]:
+    for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+        for name in [*dirnames, *filenames]:
+            yield os.path.join(dirpath, name)
+
+
+def reachable(user: TrialUser, path: Path, *, execute: bool = False) -> str | None:
+    """Why `user` cannot reach (read, and run when `execute`) `path`; None when it can.
+
+    Checks the mode bits of the path and of every folder on the way, for the path as given and
+    for its real path (ACLs are not read). Use it before a run to find, e.g., an agent CLI or a
+    Python installed under /root (mode 0700).
+    """
+    for candidate in dict.fromkeys((Path(os.path.abspath(path)), Path(os.path.realpath(path)))):
+        for folder in reversed(candidate.parents):
+            if not _allowed(user, folder, 0o1):
+                return f"{folder} is not enterable by the trial user (mode {_mode(folder)})"
+        wanted = 0o4 | (0o1 if execute or candidate.is_dir() else 0)
+        if candidate.exists() and not _allowed(user, candidate, wanted):
+            return f"{candidate} is not {'runnable' if execute else 'readable'} by the trial user (mode {_mode(candidate)})"
+    return None
+
+
+def _allowed(user: TrialUser, path: Path, bits: int) -> bool:
+    try:
+        info = path.stat()
+    except OSError:
+        return True  # a missing path is reported where it is used, not here
+    if info.st_uid == user.uid:
+        granted = info.st_mode >> 6
+    elif info.st_gid == user.gid:
+        granted = info.st_mode >> 3
+    else:
+        granted = info.st_mode
+    return granted & bits == bits
+
+
+def _mode(path: Path) -> str:
+    try:
+        return oct(path.stat().st_mode & 0o7777)
+    except OSError:
+        return "unknown"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Isolation:
+    """What each trial gets on this machine, for the run header and `doctor`."""
+
+    label: str
+    """Short label, as kept in trial records (e.g. `bwrap+user+cgroup+rlimits`)."""
+    separated: bool
+    """Whether concurrent trials cannot write (or, with a trial user, enter) each other's folders."""
+    notes: tuple[str, ...]
+    """One line per mechanism: what it gives, or why it is missing."""
+    hint: str = ""
+    """How to get what is missing."""
+
+    def jobs_problem(self, jobs: int) -> str | None:
+        """Why `--jobs N` must be refused here (None: it may run)."""
+        if jobs <= 1 or self.separated:
+            return None
+        return (f"--jobs {jobs}: trials running at once would see each other's folders "
+                "(no per-trial user and no sandbox)")
+
+
+def isolation(sandbox: str, limits: Limits | None = None) -> Isolation:
+    """Probe this machine: what a trial run with `--sandbox sandbox` gets."""
+    limits = limits or Limits()
+    problem = trial_users_problem()
+    cgroup = cgroups_available()
+    bwrap = sandbox == "bwrap" and bwrap_path() is not None
+    user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
+    notes = [_user_note(problem, bwrap), _cgroup_note(cgroup, limits, problem is None),
+             _sandbox_note(sandbox, bwrap), _disk_note(limits)]
+    hint = ("run AgentBench as root (each trial then gets its own user) or use --sandbox bwrap"
+            if problem and not bwrap else "")
+    return Isolation(label=describe(Confinement(sandbox=sandbox, user=user), cgroup),
+                     separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
+
+
+def _user_note(problem: str | None, bwrap: bool) -> str:
+    if problem is not None:
+        return f"user: none ({problem}): agents can read and write whatever that user can"
+    shared = ("" if bwrap else " and the shared /tmp, /var/tmp and /dev/shm (its files there are "
+              "removed when the trial ends)")
+    return (f"user: each trial runs as its own unprivileged uid ({TRIAL_UID_BASE}+, no groups, no "
+            f"capabilities): it can write only its workspace, home and temp folders{shared}, cannot "
+            "read AgentBench's environment, and cannot enter another trial's folders")
+
+
+def _cgroup_note(cgroup: bool, limits: Limits, locked: bool) -> str:
+    if not cgroup:
+        return ("cgroup: none (needs root and cgroup v1/v2): no memory or process limit; survivors "
+                "found by process group and marker variable")
+    tail = ("it cannot leave or loosen it" if locked
+            else "it runs as root, so it could leave or loosen it")
+    return (f"cgroup: {limits.memory_mb} MiB memory and {limits.processes} processes per command "
+            f"tree; {tail}")
+
+
+def _sandbox_note(sandbox: str, bwrap: bool) -> str:
+    if bwrap:
+        return ("sandbox: bwrap: read-only host, fresh /tmp, /var/tmp and /dev/shm, own PID namespace, "
+                "no capabilities; network kept")
+    if sandbox == "bwrap":
+        return "sandbox: bwrap asked for but not installed"
+    return ("sandbox: none: the host file system is visible (readable wherever the user may read, "
+            "e.g. world-readable challenge folders)")
+
+
+def _disk_note(limits: Limits) -> str:
+    disk = "no cap" if limits.disk_mb is None else f"{limits.disk_mb} MiB"
+    files = "no cap" if limits.files is None else f"{limits.files} files"
+    return f"disk: {disk} and {files} over each command's writable folders, stopped within ~1 s"
