@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -101,3 +103,21 @@ def make_tiny_challenge(root: Path, name: str = "adder", tier: str = "easy") -> 
 def tiny_challenges(tmp_path: Path) -> Path:
     """A challenge folder holding easy/adder with reference and hidden tests."""
     return make_tiny_challenge(tmp_path / "challenges")
+
+
+def open_to_trial_users(path: Path) -> Path:
+    """Let trial users (unprivileged uids, when the tests run as root) pass through `path` and its
+    parents up to the system temp folder, so fake agents written there can run. pytest makes its
+    temp folders 0700."""
+    top = Path(tempfile.gettempdir()).resolve()
+    for folder in [path.resolve(), *path.resolve().parents]:
+        if folder == top or not folder.is_relative_to(top):
+            break
+        folder.chmod(folder.stat().st_mode | 0o711)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _tmp_path_reachable_by_trial_users(request: pytest.FixtureRequest) -> None:
+    if os.geteuid() == 0 and "tmp_path" in request.fixturenames:
+        open_to_trial_users(request.getfixturevalue("tmp_path"))

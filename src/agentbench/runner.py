@@ -9,6 +9,7 @@ process the run started is killed and unfinished trials are left unrecorded.
 from __future__ import annotations
 
 import functools
+import sys
 import tempfile
 import threading
 import uuid
@@ -17,17 +18,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from agentbench import __version__, process
+from agentbench import __version__, process, users
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.instructions import instruction_files_above
 from agentbench.adapters.registry import get_adapter
-from agentbench.errors import RunError
+from agentbench.errors import RunError, UsageError
 from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
-from agentbench.process import cgroups_available
 from agentbench.redaction import Secret, environment_secrets
-from agentbench.sandbox import Confinement, describe
+from agentbench.sandbox import Confinement, TrialUser
 from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
@@ -95,6 +95,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
     progress = progress or NullProgress()
     versions = agent_versions(config)  # fails fast on an unknown agent or a missing CLI
     check_instruction_files(config)
+    check_isolation(config, progress)
     save_plan(config)
     done = config.run_dir.finished(trial_keys(config))
     todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
@@ -120,8 +121,7 @@ def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
         assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
                                                                announce or (lambda _: None))
     return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
-                     isolation=isolation or describe(Confinement(sandbox=config.sandbox),
-                                                     cgroups_available()),
+                     isolation=isolation or users.isolation(config.sandbox, config.limits).label,
                      secrets=_run_secrets(config), versions=versions or {})
 
 
@@ -186,6 +186,39 @@ def check_instruction_files(config: RunConfig) -> None:
             "remove them, or point TMPDIR at a folder with none of them (and no .git) above it")
 
 
+def check_isolation(config: RunConfig, progress: Progress) -> None:
+    """Say what isolation each trial gets; refuse what would let trials reach each other or fail.
+
+    `--jobs > 1` is refused where trials would share a user and no sandbox separates them. Where
+    trials run as their own user, everything that user must run (the Python of the trial
+    environments, the scoring cache, each agent's executable) must be reachable by it.
+    """
+    isolation = users.isolation(config.sandbox, config.limits)
+    progress.note(f"isolation per trial: {isolation.label}")
+    for note in isolation.notes:
+        progress.note(f"  {note}")
+    problem = isolation.jobs_problem(config.jobs)
+    if problem:
+        raise UsageError(problem, isolation.hint or "use --jobs 1")
+    if users.trial_users_problem() is None:
+        _check_reachable(config)
+
+
+def _check_reachable(config: RunConfig) -> None:
+    probe = TrialUser(users.TRIAL_UID_BASE, users.TRIAL_UID_BASE)
+    needed = [(Path(getattr(sys, "_base_executable", sys.executable)), True), (cache_dir(), False)]
+    for agent in config.agents:
+        adapter = get_adapter(agent, dict(config.agent_configs))
+        if isinstance(adapter, CommandAdapter):
+            needed += [(Path(p), True) for p in adapter.run_paths() if p]
+    for path, execute in needed:
+        problem = users.reachable(probe, path, execute=execute)
+        if problem:
+            raise RunError(f"trials run as their own unprivileged user, who cannot use {path}: {problem}",
+                           "make it reachable (e.g. `chmod o+x` on the folder), install it outside "
+                           "root's home, or run AgentBench as an ordinary user")
+
+
 def _reads_ancestors(adapter: object) -> bool:
     from agentbench.adapters.command import CommandTemplateAdapter
 
@@ -199,7 +232,7 @@ def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sand
 
     NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
     each time cost 9% of a trial."""
-    return agent_version(agent, configs, sandbox), describe(Confinement(sandbox=sandbox), cgroups_available())
+    return agent_version(agent, configs, sandbox), users.isolation(sandbox).label
 
 
 def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:

@@ -34,6 +34,7 @@ from agentbench.redaction import Secret, redact_text, redact_tree
 from agentbench.sandbox import Confinement
 from agentbench.scoring import RUBRICS, score_trial
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.users import give, trial_user
 from agentbench.workspace import TrialDirs, archive_workspace, copy_tree, make_trial_dirs
 
 Cancelled = Interrupted
@@ -86,14 +87,15 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
     try:
         adapter = get_adapter(spec.agent, dict(config.agent_configs))
         base = replace(base, isolation=_isolation_label(adapter, shared))
-        with tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
-            dirs = make_trial_dirs(Path(tmp))
+        with trial_user() as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
+            dirs = make_trial_dirs(Path(tmp), user)
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             agent, seconds = _timed_agent(adapter, spec, config, dirs, trial_dir, cancel)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
             base = replace(base, cut=archive_workspace(dirs.workspace, trial_dir / "workspace"))
+            give(dirs.user, (dirs.workspace, dirs.home, dirs.tmp))  # an in-process agent writes as root
             measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel))
             cancel.check()
     except (AgentBenchError, OSError) as exc:
@@ -121,7 +123,7 @@ def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
                              tmp=dirs.tmp, model=config.model,
                              confinement=Confinement(sandbox=config.sandbox, limits=config.limits,
-                                                     run_marker=cancel.marker))
+                                                     run_marker=cancel.marker, user=dirs.user))
     start = time.monotonic()
     try:
         result = _overrun(_call_adapter(adapter, spec.challenge, dirs.workspace, context,

@@ -146,8 +146,7 @@ def hand_over(user: TrialUser | None, root: Path, writable: Sequence[Path],
     os.chown(root, 0, user.gid, follow_symlinks=False)
     os.chmod(root, 0o710, follow_symlinks=False)
     give(user, writable)
-    for folder in readable:
-        _chown_tree(Path(folder), 0, user.gid, group_read=True)
+    share(user, readable)
 
 
 def give(user: TrialUser | None, folders: Sequence[Path]) -> None:
@@ -158,6 +157,15 @@ def give(user: TrialUser | None, folders: Sequence[Path]) -> None:
         return
     for folder in folders:
         _chown_tree(Path(folder), user.uid, user.gid, group_read=False)
+
+
+def share(user: TrialUser | None, folders: Sequence[Path]) -> None:
+    """Let the trial user read (and enter, and run what is runnable in) `folders`, which stay
+    root's: group read for the trial's group only; a no-op for `None`."""
+    if user is None:
+        return
+    for folder in folders:
+        _chown_tree(Path(folder), 0, user.gid, group_read=True)
 
 
 def _chown_tree(top: Path, uid: int, gid: int, *, group_read: bool) -> None:

@@ -17,6 +17,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentbench.sandbox import TrialUser
+from agentbench.users import hand_over
+
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "__pycache__", ".pytest_cache",
                           "node_modules", ".mypy_cache", ".ruff_cache", ".tox"})
 """Folders that are not the agent's work product."""
@@ -33,6 +36,9 @@ class TrialDirs:
     """HOME for every command of the trial."""
     tmp: Path
     """TMPDIR for every command of the trial."""
+    user: TrialUser | None = None
+    """The unprivileged user the trial's processes run as, owning workspace, home and tmp (None:
+    AgentBench's own user)."""
 
 
 def cache_dir() -> Path:
@@ -55,11 +61,13 @@ def cache_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def make_trial_dirs(base: Path) -> TrialDirs:
-    """Create the empty folders of one trial under `base`."""
-    dirs = TrialDirs(base=base, workspace=base / "workspace", home=base / "home", tmp=base / "tmp")
+def make_trial_dirs(base: Path, user: TrialUser | None = None) -> TrialDirs:
+    """Create the empty folders of one trial under `base`, handed to `user` when given."""
+    dirs = TrialDirs(base=base, workspace=base / "workspace", home=base / "home", tmp=base / "tmp",
+                     user=user)
     for path in (dirs.workspace, dirs.home, dirs.tmp):
         path.mkdir(parents=True, exist_ok=True)
+    hand_over(user, base, writable=(dirs.workspace, dirs.home, dirs.tmp))
     return dirs
 
 

@@ -19,6 +19,7 @@ import pytest
 from agentbench.models import TrialRecord
 from agentbench.records import loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, agent_config
+from tests.conftest import open_to_trial_users
 
 collect_ignore_glob = ["challenges/*"]
 
@@ -76,7 +77,7 @@ def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *
 def scoring_attacks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
     """Every scoring attack, the reference, noop and the liar on easy/calc, in one run."""
     needs_sandbox(request.param)
-    folder = tmp_path_factory.mktemp(f"attacks-{request.param}")
+    folder = open_to_trial_users(tmp_path_factory.mktemp(f"attacks-{request.param}"))
     return agentbench_run(folder, ["reference", "noop", "liar", *AGENTS], "easy/calc", request.param)
 
 

@@ -15,6 +15,7 @@ from agentbench.models import ScoreBreakdown, TrialRecord, TrialStatus
 from agentbench.records import dumps_trial, loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config
 from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
+from tests.conftest import open_to_trial_users
 
 pytestmark = pytest.mark.attacks
 
@@ -50,7 +51,7 @@ def harness_attacks(request, tmp_path_factory):
     needs_sandbox(request.param)
     AGENTS.update(HARNESS_AGENTS)
     try:
-        folder = tmp_path_factory.mktemp(f"harness-{request.param}")
+        folder = open_to_trial_users(tmp_path_factory.mktemp(f"harness-{request.param}"))
         return agentbench_run(folder, ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
                               request.param, "--retries", "1")
     finally:

@@ -159,6 +159,12 @@ class CommandAdapter(AgentAdapter):
         """The executable asked for: the config's, else the adapter's own."""
         return self.config.executable or self.executable
 
+    def run_paths(self) -> tuple[str, ...]:
+        """Files the agent's process runs or reads by path (its executable, a script named in the
+        command): a trial user must be able to reach them."""
+        exe = self.resolve_executable()
+        return (exe,) if exe else ()
+
     def resolve_executable(self) -> str | None:
         """The executable's full path, or None when it is not installed."""
         wanted = self.wanted_executable()
@@ -339,7 +345,10 @@ def _setup(prompt: str, workspace: Path, context: AdapterContext | None, scratch
     tmp = context.tmp if context else scratch / "tmp"
     for folder in (logs, home, tmp):
         folder.mkdir(parents=True, exist_ok=True)
-    prompt_file = logs / "prompt.txt"
+    (logs / "prompt.txt").write_text(prompt, encoding="utf-8")
+    # NOTE: the agent reads its own copy, in a folder it can reach (the trial's user cannot enter
+    # the results folder)
+    prompt_file = tmp / "agentbench-prompt.txt"
     prompt_file.write_text(prompt, encoding="utf-8")
     model = (context.model if context else None) or default_model
     confinement = (context.confinement if context and context.confinement else None) or Confinement()

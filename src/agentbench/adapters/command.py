@@ -54,6 +54,11 @@ class CommandTemplateAdapter(CommandAdapter):
                             key=self.variable("OPENAI_API_KEY"))
         return None
 
+    def run_paths(self) -> tuple[str, ...]:
+        """The executable and every existing file the command template names."""
+        named = tuple(part for part in self._template()[1:] if "{" not in part and Path(part).is_file())
+        return (*super().run_paths(), *named)
+
     def wanted_executable(self) -> str:
         """The config's `executable`, else the template's first element."""
         return self.config.executable or self._template()[0]

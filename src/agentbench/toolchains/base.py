@@ -33,7 +33,8 @@ from agentbench.models import (
     CoverageMeasurement,
     TestMeasurement,
 )
-from agentbench.sandbox import Confinement, Limits
+from agentbench.sandbox import Confinement, Limits, TrialUser
+from agentbench.users import give, share
 from agentbench.workspace import TrialDirs
 
 _SHELL_EXPANSION = re.compile(r"[$`*?~]")
@@ -61,13 +62,28 @@ class MeasureContext:
     """The run's process marker (Ctrl-C kills every process carrying it)."""
     interrupted: threading.Event | None = None
     """Set when the run is interrupted: no further command starts (`run_command` raises)."""
+    @property
+    def user(self) -> TrialUser | None:
+        """The unprivileged user the trial's commands run as (None: AgentBench's own user)."""
+        return self.dirs.user
 
     def confinement(self, *writable: Path, readable: tuple[Path, ...] = ()) -> Confinement:
         """Commands may write the workspace, home, temp and the given folders only."""
         d = self.dirs
+        return self.confine((d.workspace, d.home, d.tmp, *writable), readable)
+
+    def confine(self, writable: tuple[Path, ...], readable: tuple[Path, ...] = ()) -> Confinement:
+        """The confinement of a command that may write `writable` only (as the trial's user)."""
         return Confinement(sandbox=self.sandbox, limits=self.limits, run_marker=self.run_marker,
-                           writable=(d.workspace, d.home, d.tmp, *writable),
-                           readable=(self.assets, *readable))
+                           writable=writable, readable=(self.assets, *readable), user=self.user)
+
+    def let_read(self, *folders: Path) -> None:
+        """Let the trial's commands read (not write) harness folders made with `private_dir`."""
+        share(self.user, folders)
+
+    def let_write(self, *folders: Path) -> None:
+        """Give harness folders (and what is in them) to the trial's commands to write."""
+        give(self.user, folders)
 
     def logs(self) -> Path:
         """The trial's log folder (created)."""

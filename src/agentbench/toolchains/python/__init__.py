@@ -43,6 +43,7 @@ class PythonToolchain:
         """A fresh folder holding the trial's venv (commands may write it: pip installs there)."""
         work = ctx.private_dir("env")
         create_env(work / "venv", ctx.assets, coverage_hook=True)
+        ctx.let_write(work)  # NOTE: setup commands install into it; the harness never runs it
         return work
 
     def sources(self, workspace: Path) -> SourceFiles:
@@ -57,6 +58,7 @@ class PythonToolchain:
     def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
         """Each test command under the probe, with coverage on in every process of the venv."""
         rc = coverage_config(work, ctx.dirs.workspace)
+        ctx.let_write(work)
         env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc)})
         runs = [run_probed(ProbedCommand(command=command, env=env, log_name=f"test-{index}"),
                            ctx, ctx.confinement(work))

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.sandbox import Confinement
 from agentbench.toolchains.base import HiddenRun, MeasureContext
 from agentbench.toolchains.python.env import command_env, create_env
 from agentbench.toolchains.python.probe import Tally
@@ -85,8 +84,9 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
             "--confcutdir", str(tests), f"--junitxml={junit}", "--continue-on-collection-errors",
             "--color=no", "-q", *spec.command, *extra, str(tests))
     variables = command_env(env, dirs, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONSAFEPATH": "1"})
-    confinement = Confinement(sandbox=ctx.sandbox, limits=ctx.limits, run_marker=ctx.run_marker,
-                              writable=(dirs.home, dirs.tmp, out), readable=(ctx.assets, root))
+    ctx.let_read(root)
+    ctx.let_write(dirs.home, dirs.tmp, out)
+    confinement = ctx.confine((dirs.home, dirs.tmp, out), (root,))
     probed = run_probed(ProbedCommand(command="pytest <hidden acceptance tests>", env=variables,
                                       log_name=log_name, argv=argv, timeout_s=spec.time_limit_seconds,
                                       cwd=dirs.tmp), ctx, confinement)

@@ -49,6 +49,7 @@ def run_probed(spec: ProbedCommand, ctx: MeasureContext, confinement: Confinemen
     """Run one pytest command with a fresh probe and judge what it reported."""
 
     probe = install_probe(ctx.private_dir("probe"))
+    ctx.let_read(probe.folder)
     argv = spec.argv or tuple(command_argv(spec.command))
     with open_channel() as channel:
         env = {**spec.env, **probe.variables(channel.write_fd),
