@@ -29,7 +29,8 @@ from agentbench.loader import load_challenge
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.process import cgroups_available
-from agentbench.sandbox import Confinement, bwrap_path
+from agentbench.sandbox import Confinement, TrialUser, bwrap_path
+from agentbench.users import hand_over, trial_user
 from agentbench.workspace import cache_dir
 
 DOCTOR_FILES = (
@@ -122,14 +123,15 @@ def doctor_sandbox() -> str:
 def _wiring(adapter: CommandAdapter) -> list[Check]:
     """Run the CLI on the doctor task against the scripted server and judge every step."""
     script = Script(files=DOCTOR_FILES, final_message="Doctor task complete.")
-    with RunningServer(script) as server, tempfile.TemporaryDirectory(prefix="agentbench-doctor-") as tmp:
+    with (RunningServer(script) as server, trial_user() as user,
+          tempfile.TemporaryDirectory(prefix="agentbench-doctor-") as tmp):
         env = tuple((k, v.format(url=server.url)) for k, v in adapter.scripted_env)
         adapter.config = dataclasses.replace(adapter.config, env=(*adapter.config.env, *env))
         workspace = Path(tmp) / "workspace"
         workspace.mkdir()
+        context = _context(Path(tmp), doctor_sandbox(), user)
         try:
-            result = adapter.run_challenge(DOCTOR_PROMPT, workspace, 3,
-                                           context=_context(Path(tmp), doctor_sandbox()))
+            result = adapter.run_challenge(DOCTOR_PROMPT, workspace, 3, context=context)
         except (AgentUnavailableError, OSError) as exc:
             return [Check(adapter.name, "runs", False, str(exc))]
         started = _start_check(adapter, result)
@@ -152,7 +154,8 @@ def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
     return Check(adapter.name, "starts in the sandbox", False, f"run {where}: {error}{hint}")
 
 
-def _context(tmp: Path, sandbox: str = "none") -> AdapterContext:
+def _context(tmp: Path, sandbox: str = "none", user: TrialUser | None = None) -> AdapterContext:
+    """The context a trial would give the CLI: its sandbox and, as root, its own user."""
     challenge_file = tmp / "challenges" / "easy" / "doctor.yaml"
     challenge_file.parent.mkdir(parents=True)
     challenge_file.write_text(f'name: Doctor\nlanguage: python\nprompt: "{DOCTOR_PROMPT}"\n'
@@ -160,8 +163,10 @@ def _context(tmp: Path, sandbox: str = "none") -> AdapterContext:
                               "scoring_rubric: {min_files: 1}\n", encoding="utf-8")
     for sub in ("home", "tmp", "logs"):
         (tmp / sub).mkdir()
+    hand_over(user, tmp, writable=(tmp / "workspace", tmp / "home", tmp / "tmp"))
     return AdapterContext(challenge=load_challenge(challenge_file), logs_dir=tmp / "logs",
-                          home=tmp / "home", tmp=tmp / "tmp", confinement=Confinement(sandbox=sandbox))
+                          home=tmp / "home", tmp=tmp / "tmp",
+                          confinement=Confinement(sandbox=sandbox, user=user))
 
 
 def _judge(name: str, result: AdapterResult, workspace: Path, server: RunningServer,
