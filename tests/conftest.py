@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -117,7 +119,28 @@ def open_to_trial_users(path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def shared_folder() -> Iterator[Path]:
+    """A folder outside pytest's own temp root (which another pytest session may close again),
+    enterable and readable by trial users: for fake agents that whole modules share."""
+    folder = Path(tempfile.mkdtemp(prefix="agentbench-tests-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(autouse=True)
 def _tmp_path_reachable_by_trial_users(request: pytest.FixtureRequest) -> None:
     if os.geteuid() == 0 and "tmp_path" in request.fixturenames:
         open_to_trial_users(request.getfixturevalue("tmp_path"))
+
+
+def drop_box(tmp_path: Path) -> Path:
+    """A folder the agents under test may write to (they run as other users when the tests are
+    root), for them to leave markers the test reads."""
+    folder = tmp_path / "drop-box"
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o777)
+    return folder

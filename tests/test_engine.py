@@ -18,6 +18,7 @@ import pytest
 
 from agentbench.records import loads_run
 from tests.cli.helpers import invoke
+from tests.conftest import drop_box
 
 
 def fake_agent(tmp_path: Path, name: str, body: str) -> Path:
@@ -46,7 +47,7 @@ def alive(pid: int) -> bool:
 
 
 def test_hung_agent_is_killed_with_its_children_and_recorded_as_timeout(capsys, tmp_path, tiny_challenges):
-    pids = tmp_path / "pids"
+    pids = drop_box(tmp_path) / "pids"
     config = fake_agent(tmp_path, "hang", f"""
         import os, subprocess, sys, time
         open("README.md", "w").write("partial work")
@@ -107,7 +108,7 @@ def test_several_agents_and_trials_in_parallel(capsys, tmp_path, tiny_challenges
 
 
 def test_ctrl_c_kills_the_running_agent_keeps_finished_trials_and_resume_runs_the_rest(tmp_path, tiny_challenges):
-    marker = tmp_path / "started"
+    marker = drop_box(tmp_path) / "started"
     config = fake_agent(tmp_path, "slow", f"""
         import os, pathlib, time
         log = pathlib.Path({str(marker)!r})

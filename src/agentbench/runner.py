@@ -210,7 +210,7 @@ def _check_reachable(config: RunConfig) -> None:
     for agent in config.agents:
         adapter = get_adapter(agent, dict(config.agent_configs))
         if isinstance(adapter, CommandAdapter):
-            needed += [(Path(p), True) for p in adapter.run_paths() if p]
+            needed += [(Path(path), run) for path, run in adapter.needed_paths()]
     for path, execute in needed:
         problem = users.reachable(probe, path, execute=execute)
         if problem:

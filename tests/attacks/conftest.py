@@ -19,7 +19,6 @@ import pytest
 from agentbench.models import TrialRecord
 from agentbench.records import loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, agent_config
-from tests.conftest import open_to_trial_users
 
 collect_ignore_glob = ["challenges/*"]
 
@@ -74,10 +73,11 @@ def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *
 
 
 @pytest.fixture(scope="module", params=MODES)
-def scoring_attacks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
+def scoring_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     """Every scoring attack, the reference, noop and the liar on easy/calc, in one run."""
     needs_sandbox(request.param)
-    folder = open_to_trial_users(tmp_path_factory.mktemp(f"attacks-{request.param}"))
+    folder = shared_folder / f"attacks-{request.param}"
+    folder.mkdir()
     return agentbench_run(folder, ["reference", "noop", "liar", *AGENTS], "easy/calc", request.param)
 
 

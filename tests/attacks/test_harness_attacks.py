@@ -15,7 +15,7 @@ from agentbench.models import ScoreBreakdown, TrialRecord, TrialStatus
 from agentbench.records import dumps_trial, loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config
 from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
-from tests.conftest import open_to_trial_users
+from tests.conftest import drop_box
 
 pytestmark = pytest.mark.attacks
 
@@ -47,11 +47,12 @@ open(b"notes-\\xfe\\n.txt", "w").write("x")
 
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
-def harness_attacks(request, tmp_path_factory):
+def harness_attacks(request, shared_folder):
     needs_sandbox(request.param)
     AGENTS.update(HARNESS_AGENTS)
     try:
-        folder = open_to_trial_users(tmp_path_factory.mktemp(f"harness-{request.param}"))
+        folder = shared_folder / f"harness-{request.param}"
+        folder.mkdir()
         return agentbench_run(folder, ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
                               request.param, "--retries", "1")
     finally:
@@ -100,7 +101,7 @@ def test_a_malformed_record_never_breaks_resume(tmp_path):
 
 def test_ctrl_c_while_tests_run_then_resume_gives_the_uninterrupted_scores(tmp_path):
     """The agent is quick; its own tests are slow. Ctrl-C lands while they run."""
-    started = tmp_path / "tests-started"
+    started = drop_box(tmp_path) / "tests-started"
     slow = {**REF, "tests/test_slow.py": (
         "import pathlib, time\n\n\ndef test_slow():\n"
         f"    pathlib.Path({str(started)!r}).write_text('x')\n    time.sleep(4)\n")}

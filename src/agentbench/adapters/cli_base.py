@@ -159,11 +159,11 @@ class CommandAdapter(AgentAdapter):
         """The executable asked for: the config's, else the adapter's own."""
         return self.config.executable or self.executable
 
-    def run_paths(self) -> tuple[str, ...]:
-        """Files the agent's process runs or reads by path (its executable, a script named in the
-        command): a trial user must be able to reach them."""
+    def needed_paths(self) -> tuple[tuple[str, bool], ...]:
+        """(path, must be runnable) of the files the agent's process runs or reads by path (its
+        executable; a script named in the command): a trial user must be able to reach them."""
         exe = self.resolve_executable()
-        return (exe,) if exe else ()
+        return ((exe, True),) if exe else ()
 
     def resolve_executable(self) -> str | None:
         """The executable's full path, or None when it is not installed."""

@@ -54,10 +54,11 @@ class CommandTemplateAdapter(CommandAdapter):
                             key=self.variable("OPENAI_API_KEY"))
         return None
 
-    def run_paths(self) -> tuple[str, ...]:
-        """The executable and every existing file the command template names."""
-        named = tuple(part for part in self._template()[1:] if "{" not in part and Path(part).is_file())
-        return (*super().run_paths(), *named)
+    def needed_paths(self) -> tuple[tuple[str, bool], ...]:
+        """The executable (to run) and every existing file the command template names (to read)."""
+        named = tuple((part, False) for part in self._template()[1:]
+                      if "{" not in part and Path(part).is_file())
+        return (*super().needed_paths(), *named)
 
     def wanted_executable(self) -> str:
         """The config's `executable`, else the template's first element."""
