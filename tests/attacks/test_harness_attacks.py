@@ -150,3 +150,98 @@ def test_an_instruction_file_above_the_trials_stops_agents_that_cannot_be_told_t
     assert str(planted) in refused.stderr and "TMPDIR" in refused.stderr
     allowed = subprocess.run([*base, "--agent", "noop"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert allowed.returncode == 0, allowed.stderr
+
+
+VANDAL = '''
+import glob, json, os, pathlib, subprocess, sys, time
+tried = {}
+
+def attempt(name, action):
+    try:
+        tried[name] = "refused" if action() is False else "done"
+    except Exception as exc:
+        tried[name] = type(exc).__name__
+
+def touch(path):
+    pathlib.Path(path).write_text("vandal")
+
+attempt("challenges", lambda: touch(CHALLENGE_DIR + "/vandal-was-here.py"))
+attempt("cache", lambda: touch(CACHE_DIR + "/vandal-was-here"))
+attempt("results", lambda: touch(RESULTS_DIR + "/vandal-was-here"))
+def environs():
+    found = []
+    pid = os.getppid()
+    while pid > 1:
+        try:
+            if SECRET.encode() in pathlib.Path(f"/proc/{pid}/environ").read_bytes():
+                found.append(pid)
+        except OSError:
+            pass
+        try:
+            pid = int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return bool(found) or SECRET in str(os.environ)
+attempt("secret", environs)
+def cgroup():
+    for line in pathlib.Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "pids" in controllers.split(","):
+            pathlib.Path(f"/sys/fs/cgroup/pids{path}/pids.max").write_text("max")
+            return
+    raise FileNotFoundError("no pids cgroup")
+attempt("raise pids.max", cgroup)
+attempt("leave cgroup", lambda: pathlib.Path("/sys/fs/cgroup/pids/cgroup.procs").write_text(str(os.getpid())))
+def neighbours():
+    written = 0
+    for ws in glob.glob("/tmp/agentbench-trial-*/workspace"):
+        if not os.path.samefile(ws, os.getcwd()):
+            try:
+                touch(ws + "/vandal-was-here")
+                written += 1
+            except OSError:
+                pass
+    return written > 0
+attempt("other trials", neighbours)
+subprocess.Popen([sys.executable, "-c", "import os, time, pathlib\\nos.setsid()\\n"
+                  "while True:\\n    pathlib.Path(HEARTBEAT).write_text(str(time.time()))\\n    time.sleep(0.2)"
+                  .replace("HEARTBEAT", repr(HEARTBEAT))], env={}, start_new_session=True)
+time.sleep(0.5)
+pathlib.Path("vandal.json").write_text(json.dumps(tried))
+'''
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_vandal_reaches_nothing_and_the_run_scores_everyone_else_right(tmp_path, mode):
+    """As root: the agent runs as its own user; it cannot touch the challenges, the cache, the
+    results or another trial, read the harness's secret, loosen or leave its cgroup, or outlive it."""
+    import json
+    import uuid
+
+    from agentbench.workspace import cache_dir
+
+    needs_sandbox(mode)
+    if os.geteuid() != 0:
+        pytest.skip("trial users need root (CI runs as root)")
+    secret = f"sk-harness-{uuid.uuid4().hex}"
+    heartbeat = drop_box(tmp_path) / "heartbeat"
+    code = (VANDAL.replace("CHALLENGE_DIR", repr(str(CHALLENGES / "easy" / "calc" / "acceptance")))
+            .replace("CACHE_DIR", repr(str(cache_dir()))).replace("RESULTS_DIR", repr(str(tmp_path / "results")))
+            .replace("SECRET", repr(secret)).replace("HEARTBEAT", repr(str(heartbeat))))
+    AGENTS["vandal"] = {**REF, "__python__": code}
+    try:
+        os.environ["OPENAI_API_KEY"] = secret
+        run = agentbench_run(tmp_path, ["vandal", "reference"], "easy/calc", mode)
+    finally:
+        AGENTS.pop("vandal")
+        os.environ.pop("OPENAI_API_KEY", None)
+    tried = json.loads((run.trial_dir("vandal") / "workspace" / "vandal.json").read_text())
+    assert "done" not in tried.values(), tried
+    assert not (CHALLENGES / "easy" / "calc" / "acceptance" / "vandal-was-here.py").exists()
+    assert not (cache_dir() / "vandal-was-here").exists()
+    assert not list(tmp_path.rglob("vandal-was-here"))
+    before = heartbeat.stat().st_mtime if heartbeat.exists() else 0.0
+    time.sleep(1.0)
+    assert (heartbeat.stat().st_mtime if heartbeat.exists() else 0.0) == before  # the daemon is dead
+    assert run.trial("reference").seed_score.total >= 95
+    assert run.trial("vandal").scored and "user" in run.trial("vandal").isolation
