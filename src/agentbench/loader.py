@@ -148,8 +148,10 @@ def _parse(path: Path) -> _Doc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}" if mark else str(path)
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise ChallengeError(where, None, f"invalid YAML: {problem}",
-                             "check indentation and quoting on that line") from None
+        tab = mark is not None and "\t" in (text.splitlines()[mark.line:mark.line + 1] or [""])[0]
+        raise ChallengeError(where, None, f"invalid YAML: {problem}" + (" (a tab character)" if tab else ""),
+                             "YAML does not allow tabs for indentation: indent with spaces" if tab
+                             else "check indentation and quoting on that line") from None
     except yaml.YAMLError as exc:
         raise ChallengeError(path, None, f"invalid YAML: {exc}") from None
     if not isinstance(data, dict):
