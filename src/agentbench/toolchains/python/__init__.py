@@ -22,7 +22,6 @@ from agentbench.toolchains.python.lint import lint_python_challenge
 from agentbench.toolchains.python.sources import classify_sources
 from agentbench.toolchains.python.testrun import ProbedCommand, run_probed, to_measurement
 
-
 COVERAGE_CORE = {"COVERAGE_CORE": "sysmon"} if sys.version_info >= (3, 12) else {}
 """On Python 3.12+ coverage measures through sys.monitoring, much cheaper in every process it starts
 in (the trial environments use AgentBench's own Python)."""
