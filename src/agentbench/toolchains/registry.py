@@ -21,10 +21,11 @@ ENTRY_POINT_GROUP = "agentbench.toolchains"
 
 _BUILTIN: dict[str, str] = {
     "python": "agentbench.toolchains.python:PythonToolchain",
+    "typescript": "agentbench.toolchains.node:TypeScriptToolchain",
 }
 """Built-in toolchains: language -> "module:Class"."""
 
-_BUILTIN_ALIASES: dict[str, str] = {"py": "python", "python3": "python"}
+_BUILTIN_ALIASES: dict[str, str] = {"py": "python", "python3": "python", **dict.fromkeys(("ts", "javascript", "js", "node"), "typescript")}
 """Other spellings of built-in languages."""
 
 
