@@ -14,7 +14,8 @@ from agentbench.toolchains.go.sources import module_path
 _IMPORT_BLOCK = re.compile(r"^import\s*\(([^)]*)\)", re.MULTILINE)
 _IMPORT_LINE = re.compile(r'^import\s+(?:\w+\s+)?"([^"]+)"', re.MULTILINE)
 _QUOTED = re.compile(r'"([^"]+)"')
-_REMOTE = re.compile(r"https?://(?!localhost|127\.|\[::1\]|example\.)[^\s\"`]+")
+_URL = re.compile(r"https?://([^/\s\"`:?#]*)[^\s\"`]*")
+_LOCAL = re.compile(r"^(localhost|127\.[\d.]+|\[::1\]|example\.(com|net|org)|.*\.(example|test|invalid|localhost))$")
 
 
 def lint_go_challenge(challenge: Challenge) -> tuple[str, ...]:
@@ -50,7 +51,8 @@ def _lint_test_file(path: Path, root: Path, module: str | None, prompt: str) -> 
     problems = [f"{rel}: imports '{name}', which is neither the standard library nor the solution's "
                 "module (hidden tests run offline with GOPROXY=off)" for name in sorted(imports(text))
                 if "." in name.split("/")[0] and not (module and (name == module or name.startswith(module + "/")))]
-    problems += [f"{rel}: may reach the network address {url}" for url in _REMOTE.findall(text)]
+    problems += [f"{rel}: may reach the network address {m.group(0)}" for m in _URL.finditer(text)
+                 if "." in m.group(1) and not _LOCAL.match(m.group(1))]
     lines = {line.strip() for line in text.splitlines()}
     problems += [f"{rel}: the prompt contains this test's code: {line!r}" for line in sorted(lines)
                  if len(line) >= 40 and line.startswith(("func Test", "if ", "t.")) and line in prompt]

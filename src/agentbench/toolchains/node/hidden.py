@@ -59,9 +59,11 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
         failed=judged.failed + uncollected + (judged.passed if problem else 0),
         skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
         commands=(run.result,), tampering=tuple(voiding), problem=problem)
+    prefix = f"{run.tests_dir}/"
     return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
                                                        uncollected=uncollected),
-                     outcomes=judged.outcomes)
+                     outcomes=tuple((name.removeprefix(prefix), outcome)
+                                    for name, outcome in judged.outcomes))
 
 
 def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,

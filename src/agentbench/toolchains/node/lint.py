@@ -11,7 +11,8 @@ from agentbench.toolchains.base import command_argv
 from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
 
 _IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])([^'"\n]+)\1""")
-_REMOTE = re.compile(r"https?://(?!localhost|127\.|\[::1\]|example\.)[^\s'\"`]+")
+_URL = re.compile(r"https?://([^/\s'\"`:?#]*)[^\s'\"`]*")
+_LOCAL = re.compile(r"^(localhost|127\.[\d.]+|\[::1\]|example\.(com|net|org)|.*\.(example|test|invalid|localhost))$")
 
 
 def lint_node_challenge(challenge: Challenge) -> tuple[str, ...]:
@@ -48,7 +49,8 @@ def _lint_test_file(path: Path, root: Path, prompt: str) -> list[str]:
                  "(hidden tests must run offline with what the harness provides)"
                  for spec in sorted({m.group(2) for m in _IMPORT.finditer(text)})
                  if not spec.startswith(("node:", "./", "../"))]
-    problems += [f"{rel}: may reach the network address {url}" for url in _REMOTE.findall(text)]
+    problems += [f"{rel}: may reach the network address {m.group(0)}" for m in _URL.finditer(text)
+                 if "." in m.group(1) and not _LOCAL.match(m.group(1))]
     lines = {line.strip() for line in text.splitlines()}
     problems += [f"{rel}: the prompt contains this test's code: {line!r}" for line in sorted(lines)
                  if len(line) >= 40 and line.startswith(("assert", "test(", "it(")) and line in prompt]
