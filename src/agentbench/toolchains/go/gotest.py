@@ -4,7 +4,7 @@ The harness runs the go command itself (`go` resolved to the harness's Go) with 
 test's outcome comes from `test2json` as the test binary reports it. `tally` counts every test with a
 final action (subtests too): `pass` is passed, `skip` skipped, `fail` failed; a test that started and
 never ended failed; a package that failed without a failing test (a build error, a crash in `init` or
-`TestMain`) counts as one failed test. Signs of forgery void the counts (nothing passed, the reason
+`TestMain`) counts as one failed test (build output events carry no package result and are not read). Signs of forgery void the counts (nothing passed, the reason
 kept): a test or package reported twice, a test binary that ended without its package's final
 result while the harness did not kill it (`syscall.Exit` in the middle of the tests), and an exit
 status of the go command that disagrees with the outcomes.
@@ -98,9 +98,6 @@ def _packages(events: Iterable[dict[str, Any]], tampering: list[str]) -> dict[st
     packages: dict[str, _Package] = {}
     for event in events:
         action = event["Action"]
-        if action == "build-fail":
-            packages.setdefault(str(event.get("ImportPath", "?")), _Package()).final = "fail"
-            continue
         name = event.get("Package")
         if not isinstance(name, str):
             continue
