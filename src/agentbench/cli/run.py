@@ -110,8 +110,8 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
 def _pick_challenges(options: dict[str, Any]) -> tuple[Challenge, ...]:
     ids, tier, run_all = tuple(options["challenge_ids"]), options["tier"], options["run_all"]
     if sum(bool(x) for x in (ids, tier, run_all)) != 1 and not (options["language"] and not ids and not run_all):
-        raise UsageError("choose what to run with exactly one of --challenge, --tier, --all or --language",
-                         "e.g. agentbench run --agent reference --tier easy")
+        raise UsageError("choose what to run with exactly one of --challenge, --tier or --all",
+                         "e.g. agentbench run --agent reference --tier easy (--language ts alone: every TypeScript challenge)")
     everything = discover_challenges([Path(d) for d in options["challenge_dirs"]])
     return select_challenges(everything, ids=ids, tier=tier, language=options["language"])
 
