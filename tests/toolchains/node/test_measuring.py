@@ -93,3 +93,31 @@ def test_lint_flags_uncountable_commands_and_hidden_tests_needing_packages(tmp_p
     assert "imports 'lodash'" in text and "../src/f.ts" not in text
     assert "api.github.com" in text
     assert "helper.ts: not named like a test file" in text
+
+
+def test_each_trial_gets_a_private_npm_cache_that_installs_the_pins_offline(tmp_path, assets):
+    import shutil
+    import subprocess
+
+    from agentbench.toolchains.node.assets import load_tools
+    from agentbench.toolchains.node.tools import command_env, npm_variables
+    from agentbench.workspace import tree_digest
+
+    before = tree_digest(assets / "npm-cache")
+    toolchain = TypeScriptToolchain()
+    first = toolchain.prepare(challenge(), context(tmp_path / "a", assets, {}))
+    second = toolchain.prepare(challenge(), context(tmp_path / "b", assets, {}))
+    (first / "npm-cache" / "planted").write_text("from trial a")
+    assert not (second / "npm-cache" / "planted").exists()
+    assert tree_digest(assets / "npm-cache") == before
+    unshare = shutil.which("unshare")
+    assert unshare, "util-linux's unshare is needed to cut the network"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "package.json").write_text('{"devDependencies": {"typescript": "5.9.3", "@types/node": "22.20.7"}}')
+    ctx = context(tmp_path / "c", assets, {})
+    env = command_env(load_tools(assets), ctx.dirs, npm_variables(second / "npm-cache"))
+    done = subprocess.run([unshare, "-n", str(load_tools(assets).npm), "install"], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (project / "node_modules" / "typescript" / "package.json").is_file()
