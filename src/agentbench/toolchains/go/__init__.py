@@ -47,7 +47,7 @@ class GoToolchain:
     def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
         """A fresh folder with the trial's own build cache, GOPATH and coverage folder."""
         work = ctx.private_dir("env")
-        trial_build_cache(ctx.assets, work)
+        trial_build_cache(ctx.assets, ctx.dirs.base, work)
         for name in ("gopath", "cover"):
             (work / name).mkdir()
         return work

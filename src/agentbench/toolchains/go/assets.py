@@ -49,9 +49,30 @@ def load_go(assets: Path) -> Path:
     return Path(json.loads((assets / "tools.json").read_text(encoding="utf-8"))["go"])
 
 
-def trial_build_cache(assets: Path, work: Path) -> None:
-    """A private copy of the warmed build cache at `work/gocache`."""
-    shutil.copytree(assets / "gocache", work / "gocache", symlinks=True)
+TRIAL_CACHE = "agentbench-gocache"
+"""Name of the trial's own build cache in its private root (a harness folder no agent process can
+write under `--sandbox bwrap`): made by the first step that needs it, then handed on."""
+
+
+def trial_build_cache(assets: Path, base: Path, work: Path) -> None:
+    """The trial's private copy of the warmed build cache, at `work/gocache`.
+
+    The copy (113 MB: a second each) is made once per trial: the hidden-test run makes it, and the
+    agent's own build and tests take it over afterwards (moved, not copied). Nothing of one trial
+    reaches another: every trial's root is new."""
+    made = base / TRIAL_CACHE
+    if made.is_dir() and not made.is_symlink():
+        made.rename(work / "gocache")
+    else:
+        shutil.copytree(assets / "gocache", work / "gocache", symlinks=True)
+
+
+def hidden_build_cache(assets: Path, base: Path) -> Path:
+    """The build cache of a hidden-test run: the trial's own, made now in its private root."""
+    made = base / TRIAL_CACHE
+    if not made.is_dir():
+        shutil.copytree(assets / "gocache", made, symlinks=True)
+    return made
 
 
 def _build(root: Path, go: Path, log_dir: Path) -> None:

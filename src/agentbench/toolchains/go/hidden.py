@@ -3,8 +3,8 @@
 The project is copied (regular files only) into a fresh harness folder *without the agent's own
 `_test.go` files* (they could clash with the hidden tests' names, or not compile); the hidden tests
 are copied over it, folder for folder (`acceptance/kv/store_test.go` goes into the copy's `kv/`).
-The harness's Go runs `go test -json -count=1` on exactly the packages holding hidden tests, with a
-private copy of the warmed build cache, the harness's module cache, GOFLAGS=-mod=mod and no network;
+The harness's Go runs `go test -json -count=1` on exactly the packages holding hidden tests, with the
+trial's private copy of the warmed build cache (made here, taken over by the agent's own tests after), the harness's module cache, GOFLAGS=-mod=mod and no network;
 under `--sandbox bwrap` it is confined with the project read-only.
 
 Forgery voids the hidden tests (nothing passed): what `gotest.tally` rejects, more tests than the
@@ -18,7 +18,7 @@ from pathlib import Path
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
 from agentbench.sandbox import Confinement
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, read_log, run_command
-from agentbench.toolchains.go.assets import trial_build_cache
+from agentbench.toolchains.go.assets import hidden_build_cache
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
 from agentbench.workspace import TrialDirs, agent_files, copy_tree
@@ -71,14 +71,14 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     dirs = TrialDirs(base=root, workspace=copy, home=root / "home", tmp=root / "tmp")
     for path in (dirs.home, dirs.tmp):
         path.mkdir()
-    trial_build_cache(ctx.assets, root)
+    cache = hidden_build_cache(ctx.assets, ctx.dirs.base)
     argv = (str(go), "test", "-json", "-count=1", *spec.command, *hidden_packages(spec.files_dir))
     confinement = Confinement(sandbox=ctx.sandbox, limits=ctx.limits, run_marker=ctx.run_marker,
-                              writable=(dirs.home, dirs.tmp, root / "gocache", root / "gopath"),
+                              writable=(dirs.home, dirs.tmp, cache, root / "gopath"),
                               readable=(ctx.assets, root))
     (root / "gopath").mkdir()
     result = run_command(CommandSpec(command="go test <hidden acceptance tests>", log_name=log_name,
-                                     env=go_env(go, dirs, root), argv=argv,
+                                     env=go_env(go, dirs, root, {"GOCACHE": str(cache)}), argv=argv,
                                      timeout_s=spec.time_limit_seconds, cwd=copy), ctx, confinement)
     return tally(read_log(ctx, result), returncode=result.returncode, timed_out=result.timed_out,
                  direct=True), result
