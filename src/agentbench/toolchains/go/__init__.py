@@ -21,6 +21,7 @@ from agentbench.toolchains.base import (
     MeasureContext,
     OwnTests,
     SourceFiles,
+    command_argv,
     read_log,
     run_command,
 )
@@ -108,8 +109,6 @@ class GoToolchain:
 
 
 def _with_go(command: str, go: Path) -> tuple[str, ...]:
-    from agentbench.toolchains.base import command_argv
-
     argv = command_argv(command)
     return (str(go), *argv[1:]) if argv and argv[0] == "go" else tuple(argv)
 
