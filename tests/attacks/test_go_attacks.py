@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.attacks.agents import AGENTS, CHALLENGES
@@ -125,11 +127,12 @@ func Main(args []int) int {
 
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
-def go_attacks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
+def go_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     needs_sandbox(request.param)
     AGENTS.update(GO_AGENTS)
     try:
-        folder = tmp_path_factory.mktemp(f"go-attacks-{request.param}")
+        folder = shared_folder / f"go-attacks-{request.param}"
+        folder.mkdir()
         return agentbench_run(folder, ["reference", "noop", *GO_AGENTS], "easy/go-calc", request.param)
     finally:
         for name in GO_AGENTS:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -142,11 +143,12 @@ TS_AGENTS: dict[str, dict[str, str]] = {
 
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
-def ts_attacks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> AttackRun:
+def ts_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     needs_sandbox(request.param)
     AGENTS.update(TS_AGENTS)
     try:
-        folder = tmp_path_factory.mktemp(f"ts-attacks-{request.param}")
+        folder = shared_folder / f"ts-attacks-{request.param}"
+        folder.mkdir()
         return agentbench_run(folder, ["reference", "noop", *TS_AGENTS], "easy/ts-calc", request.param)
     finally:
         for name in TS_AGENTS:

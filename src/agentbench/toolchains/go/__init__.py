@@ -51,6 +51,7 @@ class GoToolchain:
         trial_build_cache(ctx.assets, ctx.dirs.base, work)
         for name in ("gopath", "cover"):
             (work / name).mkdir()
+        ctx.let_write(work)  # NOTE: the trial's builds and tests write the caches and profiles there
         return work
 
     def sources(self, workspace: Path) -> SourceFiles:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.sandbox import Confinement
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, read_log, run_command
 from agentbench.toolchains.go.assets import hidden_build_cache
 from agentbench.toolchains.go.gotest import Tally, tally
@@ -73,10 +72,10 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
         path.mkdir()
     cache = hidden_build_cache(ctx.assets, ctx.dirs.base)
     argv = (str(go), "test", "-json", "-count=1", *spec.command, *hidden_packages(spec.files_dir))
-    confinement = Confinement(sandbox=ctx.sandbox, limits=ctx.limits, run_marker=ctx.run_marker,
-                              writable=(dirs.home, dirs.tmp, cache, root / "gopath"),
-                              readable=(ctx.assets, root))
     (root / "gopath").mkdir()
+    ctx.let_read(root)
+    ctx.let_write(dirs.home, dirs.tmp, cache, root / "gopath")
+    confinement = ctx.confine((dirs.home, dirs.tmp, cache, root / "gopath"), (root,))
     result = run_command(CommandSpec(command="go test <hidden acceptance tests>", log_name=log_name,
                                      env=go_env(go, dirs, root, {"GOCACHE": str(cache)}), argv=argv,
                                      timeout_s=spec.time_limit_seconds, cwd=copy), ctx, confinement)

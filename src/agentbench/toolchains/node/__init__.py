@@ -35,6 +35,7 @@ class TypeScriptToolchain:
         work = ctx.private_dir("env")
         trial_npm_cache(ctx.assets, work / "npm-cache")
         (work / "coverage").mkdir()
+        ctx.let_write(work)  # NOTE: the trial's commands install and write coverage there
         return work
 
     def sources(self, workspace: Path) -> SourceFiles:

@@ -111,6 +111,7 @@ def _countable_lines(product: Sequence[Path], ctx: MeasureContext,
     work = ctx.private_dir("lines")
     names = work / "files.json"
     names.write_text(json.dumps([str(p) for p in product]), encoding="utf-8")
+    ctx.let_read(work)
     result = run_command(CommandSpec(
         command="node lines.mjs <every product file>", env=command_env(tools, ctx.dirs),
         log_name="coverage-lines", argv=(str(tools.node), "--no-warnings", str(LINES_SCRIPT)),

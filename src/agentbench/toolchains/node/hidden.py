@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.sandbox import Confinement
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, run_command
 from agentbench.toolchains.node.assets import trial_npm_cache
 from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
@@ -97,15 +96,15 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     out = root / "out"
     for path in (dirs.home, dirs.tmp, out):
         path.mkdir()
+    ctx.let_read(root)
+    ctx.let_write(dirs.home, dirs.tmp, out)
     env = command_env(tools, dirs)
     _install_dependencies(ctx, dirs, env, tools)
     files = sorted(str(p) for p in agent_files(tests_dir, SUFFIXES) if is_test_like(p.relative_to(tests_dir)))
     junit = out / "junit.xml"
     argv = (str(tools.node), "--test", "--experimental-test-isolation=none", f"--import={FREEZE_SCRIPT}",
             REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
-    confinement = Confinement(sandbox=ctx.sandbox, limits=ctx.limits, run_marker=ctx.run_marker,
-                              writable=(dirs.home, dirs.tmp, out),
-                              readable=(ctx.assets, root, FREEZE_SCRIPT.parent))
+    confinement = ctx.confine((dirs.home, dirs.tmp, out), (root, FREEZE_SCRIPT.parent))
     reported = run_reported(ReportedCommand(command="node --test <hidden acceptance tests>", env=env,
                                             log_name=log_name, argv=argv,
                                             timeout_s=spec.time_limit_seconds, cwd=dirs.tmp),
@@ -123,13 +122,13 @@ def _install_dependencies(ctx: MeasureContext, dirs: TrialDirs, env: dict[str, s
     if not isinstance(manifest, dict) or not manifest.get("dependencies"):
         return
     cache = trial_npm_cache(ctx.assets, dirs.base / "npm-cache")
+    ctx.let_write(dirs.workspace, cache)
     run_command(CommandSpec(
         command="npm install --omit=dev --ignore-scripts", env={**env, **npm_variables(cache)},
         log_name="acceptance-install",
         argv=(str(tools.npm), "install", "--omit=dev", "--ignore-scripts", "--no-save"),
         cwd=dirs.workspace,
-    ), ctx, Confinement(sandbox=ctx.sandbox, limits=ctx.limits, run_marker=ctx.run_marker,
-                        writable=(dirs.workspace, dirs.home, dirs.tmp, cache), readable=(ctx.assets,)))
+    ), ctx, ctx.confine((dirs.workspace, dirs.home, dirs.tmp, cache)))
 
 
 def _outside(judged: Tally, tests_dir: Path) -> list[str]:

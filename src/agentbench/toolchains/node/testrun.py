@@ -62,6 +62,7 @@ def run_reported(spec: ReportedCommand, ctx: MeasureContext, confinement: Confin
                  tools: NodeTools) -> ReportedRun:
     """Run one command with a fresh reporter and judge what it reported."""
     reporter = install_reporter(ctx.private_dir("reporter"))
+    ctx.let_read(reporter.file.parent)
     argv, direct = (with_reporter(spec.argv, reporter), True) if spec.argv else node_argv(spec.command, tools)
     with open_channel() as channel:
         env = {**spec.env, **reporter.variables(channel.write_fd)}
