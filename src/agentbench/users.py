@@ -245,10 +245,11 @@ class Isolation:
                 "(no per-trial user and no sandbox)")
 
 
-def isolation(sandbox: str, limits: Limits | None = None) -> Isolation:
-    """Probe this machine: what a trial run with `--sandbox sandbox` gets."""
+def isolation(sandbox: str, limits: Limits | None = None, *, without_users: str | None = None) -> Isolation:
+    """Probe this machine: what a trial run with `--sandbox sandbox` gets (`without_users`: why
+    trial users are not used although the machine has them)."""
     limits = limits or Limits()
-    problem = trial_users_problem()
+    problem = without_users or trial_users_problem()
     cgroup = cgroups_available()
     bwrap = sandbox == "bwrap" and bwrap_path() is not None
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
