@@ -231,6 +231,7 @@ class _Record:
             agent=self.spec.agent, challenge_id=self.spec.challenge.id, trial=self.spec.trial,
             status=status, adapter=adapter, measurements=measurements, seed_score=seed, score=score,
             verified_score=verified, agent_seconds=agent_seconds, started_at=self.started_at,
+            language=self.spec.challenge.language,
             duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
             isolation=self.isolation, error=error, cut=self.cut,
         )
