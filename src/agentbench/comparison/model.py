@@ -347,8 +347,11 @@ class Comparison:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """The languages present, most common first."""
-        counts = Counter(s.language for a in self.agents for s in a.languages)
+        """The languages present, the one with most challenges first."""
+        counts: Counter[str] = Counter()
+        for agent in self.agents:
+            for score in agent.languages:
+                counts[score.language] += score.challenges
         return tuple(sorted(counts, key=lambda name: (-counts[name], name)))
 
 
