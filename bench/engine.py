@@ -36,7 +36,10 @@ CHALLENGE = "easy/password-gen"
 def timed(argv: list[str], **kwargs: object) -> float:
     """Wall seconds of one whole process (fails loudly if it fails)."""
     start = time.perf_counter()
-    subprocess.run(argv, check=True, capture_output=True, **kwargs)  # type: ignore[call-overload]
+    done = subprocess.run(argv, capture_output=True, **kwargs)  # type: ignore[call-overload]
+    if done.returncode != 0:
+        tail = done.stderr.decode(errors="replace")[-2000:] + done.stdout.decode(errors="replace")[-2000:]
+        raise SystemExit(f"{' '.join(argv)}\nexited {done.returncode}:\n{tail}")
     return time.perf_counter() - start
 
 
