@@ -4,12 +4,15 @@ language is one clear error line naming the installed ones; missing tools name t
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from agentbench.errors import RunError
 from agentbench.loader import discover_challenges, select_challenges
 from tests.cli.helpers import invoke
+
+ATTACK_CHALLENGES = Path(__file__).resolve().parents[1] / "attacks" / "challenges"
 
 
 @pytest.mark.parametrize(("given", "language"), [("ts", "typescript"), ("TypeScript", "typescript"),
@@ -65,3 +68,33 @@ def test_a_missing_tool_names_its_install_script(monkeypatch, tmp_path):
     with pytest.raises(RunError) as node:
         find_node_tools(tmp_path)
     assert "ci/install/node22.sh" in node.value.hint
+
+
+@pytest.fixture
+def no_node_nor_go(monkeypatch, tmp_path):
+    """A machine where only Python is installed: no tools folder, nothing on PATH."""
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("AGENTBENCH_TOOLS", str(tmp_path / "empty"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+
+
+def test_a_tier_leaves_out_the_languages_this_machine_cannot_run_and_says_so(capsys, no_node_nor_go):
+    from agentbench.cli.run import _runnable
+
+    everything = discover_challenges([str(ATTACK_CHALLENGES)])
+    picked = tuple(c for c in everything if c.id in ("easy/calc", "easy/go-calc", "easy/ts-calc"))
+    kept = _runnable(picked)
+    notes = capsys.readouterr().err
+    assert [c.id for c in kept] == ["easy/calc"]
+    assert "left out 1 go challenge(s) (easy/go-calc)" in notes and "ci/install/go.sh" in notes
+    assert "left out 1 typescript challenge(s) (easy/ts-calc)" in notes and "ci/install/node22.sh" in notes
+
+
+def test_a_selection_nothing_of_which_can_run_is_an_error_and_a_named_challenge_is_never_left_out(
+        capsys, tmp_path, no_node_nor_go):
+    r = invoke(capsys, "run", "--agent", "noop", "--language", "go", "--results", str(tmp_path / "r"))
+    assert r.exit_code == 2 and "no selected challenge can run on this machine" in r.err
+    assert "left out" in r.err and "ci/install/go.sh" in r.err
+    named = invoke(capsys, "run", "--agent", "noop", "--challenge", "easy/go-roman", "--results",
+                   str(tmp_path / "r"))
+    assert named.exit_code != 0 and "left out" not in named.err and "ci/install/go.sh" in named.err

@@ -113,7 +113,27 @@ def _pick_challenges(options: dict[str, Any]) -> tuple[Challenge, ...]:
         raise UsageError("choose what to run with exactly one of --challenge, --tier or --all",
                          "e.g. agentbench run --agent reference --tier easy (--language ts alone: every TypeScript challenge)")
     everything = discover_challenges([Path(d) for d in options["challenge_dirs"]])
-    return select_challenges(everything, ids=ids, tier=tier, language=options["language"])
+    picked = select_challenges(everything, ids=ids, tier=tier, language=options["language"])
+    return picked if ids else _runnable(picked)
+
+
+def _runnable(picked: tuple[Challenge, ...]) -> tuple[Challenge, ...]:
+    """A tier's or language's challenges less those whose language's tools are not installed here,
+    each language left out named with what is missing; named challenges (--challenge) are never
+    left out (their run stops with that error instead)."""
+    from agentbench.toolchains import missing_tools
+
+    problems = {language: missing_tools(language) for language in sorted({c.language for c in picked})}
+    kept = tuple(c for c in picked if problems[c.language] is None)
+    for language, problem in problems.items():
+        if problem is not None:
+            left = [c.id for c in picked if c.language == language]
+            click.echo(f"note: left out {len(left)} {language} challenge(s) ({', '.join(left)}): {problem}",
+                       err=True)
+    if picked and not kept:
+        raise UsageError("no selected challenge can run on this machine (see the notes above)",
+                         "install the tools named there, or pick another language with --language")
+    return kept
 
 
 def resumed_config(results_dir: Path, run_id: str) -> RunConfig:

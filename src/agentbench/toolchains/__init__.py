@@ -21,17 +21,18 @@ if TYPE_CHECKING:
         available_languages,
         canonical_language,
         get_toolchain,
+        missing_tools,
     )
 
 _HOMES = {
     "HiddenRun": "base", "MeasureContext": "base", "OwnTests": "base", "SourceFiles": "base",
     "Toolchain": "base", "available_languages": "registry", "canonical_language": "registry",
-    "get_toolchain": "registry",
+    "get_toolchain": "registry", "missing_tools": "registry",
 }
 
 __all__ = [
     "HiddenRun", "MeasureContext", "OwnTests", "SourceFiles", "Toolchain", "available_languages",
-    "canonical_language", "get_toolchain",
+    "canonical_language", "get_toolchain", "missing_tools",
 ]
 
 

@@ -64,6 +64,17 @@ def get_toolchain(language: str) -> Toolchain:
         f"installed languages: {', '.join(available_languages())}")
 
 
+def missing_tools(language: str) -> str | None:
+    """What keeps `language`'s toolchain from running here ("what; hint"), None when nothing does.
+
+    A toolchain's optional `missing()` (cheap: at most a `--version`); one without it is taken as
+    ready.
+    """
+    check = getattr(get_toolchain(language), "missing", None)
+    problem = check() if callable(check) else None
+    return problem if isinstance(problem, str) else None
+
+
 def available_languages() -> tuple[str, ...]:
     """Every language a toolchain is installed for."""
     names = set(_BUILTIN)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from agentbench.errors import RunError
 from agentbench.models import (
     AcceptanceSpec,
     BuildMeasurement,
@@ -31,7 +32,7 @@ from agentbench.toolchains.go.coverage import measure_coverage
 from agentbench.toolchains.go.gotest import Tally, go_test_argv, tally
 from agentbench.toolchains.go.lint import lint_go_challenge
 from agentbench.toolchains.go.sources import classify_sources, test_files_of
-from agentbench.toolchains.go.tools import go_env
+from agentbench.toolchains.go.tools import find_go, go_env
 
 
 class GoToolchain:
@@ -39,6 +40,14 @@ class GoToolchain:
 
     name = "go"
     aliases: tuple[str, ...] = ("golang",)
+
+    def missing(self) -> str | None:
+        """Why Go challenges cannot run here (Go not found), None when they can."""
+        try:
+            find_go()
+        except RunError as exc:
+            return f"{exc.message}; {exc.hint}"
+        return None
 
     def prepare_run(self, cache: Path, log_dir: Path,
                     announce: Callable[[str], None] = lambda _: None) -> Path:

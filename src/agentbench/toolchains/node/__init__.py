@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from agentbench.errors import RunError
 from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
 from agentbench.toolchains.base import HiddenRun, MeasureContext, OwnTests, SourceFiles
 from agentbench.toolchains.node import hidden
@@ -16,7 +17,7 @@ from agentbench.toolchains.node.coverage import measure_coverage
 from agentbench.toolchains.node.lint import lint_node_challenge
 from agentbench.toolchains.node.sources import classify_sources
 from agentbench.toolchains.node.testrun import ReportedCommand, run_reported, to_measurement
-from agentbench.toolchains.node.tools import command_env, npm_variables
+from agentbench.toolchains.node.tools import command_env, find_node_tools, npm_variables
 
 
 class TypeScriptToolchain:
@@ -24,6 +25,17 @@ class TypeScriptToolchain:
 
     name = "typescript"
     aliases: tuple[str, ...] = ("ts", "javascript", "js", "node")
+
+    def missing(self) -> str | None:
+        """Why TypeScript challenges cannot run here (no Node >= 22 or npm), None when they can."""
+        import tempfile
+
+        try:
+            with tempfile.TemporaryDirectory(prefix="agentbench-node-check-") as logs:
+                find_node_tools(Path(logs))
+        except RunError as exc:
+            return f"{exc.message}; {exc.hint}"
+        return None
 
     def prepare_run(self, cache: Path, log_dir: Path,
                     announce: Callable[[str], None] = lambda _: None) -> Path:
