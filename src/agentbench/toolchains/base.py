@@ -17,7 +17,7 @@ import re
 import shlex
 import tempfile
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -231,3 +231,38 @@ def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement
 def read_log(ctx: MeasureContext, result: CommandResult) -> str:
     """The stdout log of a command (decoded leniently)."""
     return (ctx.trial_dir / result.log).read_text(encoding="utf-8", errors="replace")
+
+
+class Counted(Protocol):
+    """What one test command's harness-read tally gives `combine_counts` (every toolchain's has it)."""
+
+    @property
+    def passed(self) -> int: ...
+    @property
+    def failed(self) -> int: ...
+    @property
+    def skipped(self) -> int: ...
+    @property
+    def collected(self) -> int: ...
+    @property
+    def tampering(self) -> tuple[str, ...]: ...
+    @property
+    def problem(self) -> str | None: ...
+
+
+def combine_counts(tallies: Sequence[Counted], commands: tuple[CommandResult, ...],
+                   test_files: tuple[str, ...]) -> TestMeasurement:
+    """Add up the tallies of several test commands; any unestablished or forged count voids them all
+    (no test passes, the would-be passes count as failed, `problem` says why)."""
+    tampering = tuple(t for tally in tallies for t in tally.tampering)
+    problem = next((t.problem for t in tallies if t.problem), None)
+    if tampering and problem is None:
+        problem = "test outcomes were rewritten or forged: " + tampering[0]
+    passed = sum(t.passed for t in tallies)
+    return TestMeasurement(
+        passed=0 if problem else passed,
+        failed=sum(t.failed for t in tallies) + (passed if problem else 0),
+        skipped=sum(t.skipped for t in tallies), collected=sum(t.collected for t in tallies),
+        source="probe" if tallies else "none", commands=commands, test_files=test_files,
+        tampering=tampering, problem=problem,
+    )

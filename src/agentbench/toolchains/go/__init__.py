@@ -22,6 +22,7 @@ from agentbench.toolchains.base import (
     MeasureContext,
     OwnTests,
     SourceFiles,
+    combine_counts,
     command_argv,
     read_log,
     run_command,
@@ -126,15 +127,5 @@ def _with_go(command: str, go: Path) -> tuple[str, ...]:
 def _measurement(runs: list[tuple[CommandResult, Tally]], ctx: MeasureContext) -> TestMeasurement:
     """Add up the tallies of several commands; any unestablished or forged count voids them all."""
     tallies = [t for _, t in runs]
-    tampering = tuple(x for t in tallies for x in t.tampering)
-    problem = next((t.problem for t in tallies if t.problem), None)
-    if tampering and problem is None:
-        problem = "test outcomes were rewritten or forged: " + tampering[0]
-    passed = sum(t.passed for t in tallies)
     packages = tuple(sorted({p for t in tallies for p in t.packages}))
-    return TestMeasurement(
-        passed=0 if problem else passed,
-        failed=sum(t.failed for t in tallies) + (passed if problem else 0),
-        skipped=sum(t.skipped for t in tallies), collected=sum(t.collected for t in tallies),
-        source="probe" if tallies else "none", commands=tuple(r for r, _ in runs),
-        test_files=test_files_of(packages, ctx.dirs.workspace), tampering=tampering, problem=problem)
+    return combine_counts(tallies, tuple(r for r, _ in runs), test_files_of(packages, ctx.dirs.workspace))

@@ -15,7 +15,13 @@ from pathlib import Path
 
 from agentbench.models import CommandResult, TestMeasurement
 from agentbench.sandbox import Confinement
-from agentbench.toolchains.base import CommandSpec, MeasureContext, command_argv, run_command
+from agentbench.toolchains.base import (
+    CommandSpec,
+    MeasureContext,
+    combine_counts,
+    command_argv,
+    run_command,
+)
 from agentbench.toolchains.channel import open_channel
 from agentbench.toolchains.node.tally import Reporter, Tally, install_reporter, tally
 from agentbench.toolchains.node.tools import NodeTools
@@ -97,21 +103,7 @@ def _write_outcomes(ctx: MeasureContext, log_name: str, judged: Tally) -> None:
 def to_measurement(runs: Sequence[ReportedRun], workspace: Path) -> TestMeasurement:
     """Add up the tallies of several commands; any unestablished or forged count voids them all."""
     tallies = [r.tally for r in runs]
-    tampering = tuple(t for tl in tallies for t in tl.tampering)
-    problem = next((t.problem for t in tallies if t.problem), None)
-    if tampering and problem is None:
-        problem = "test outcomes were rewritten or forged: " + tampering[0]
-    passed = sum(t.passed for t in tallies)
-    return TestMeasurement(
-        passed=0 if problem else passed,
-        failed=sum(t.failed for t in tallies) + (passed if problem else 0),
-        skipped=sum(t.skipped for t in tallies),
-        collected=sum(t.collected for t in tallies),
-        source="probe" if tallies else "none",
-        commands=tuple(r.result for r in runs),
-        test_files=_relative_files(tallies, workspace),
-        tampering=tampering, problem=problem,
-    )
+    return combine_counts(tallies, tuple(r.result for r in runs), _relative_files(tallies, workspace))
 
 
 def _relative_files(tallies: Sequence[Tally], workspace: Path) -> tuple[str, ...]:
