@@ -1,0 +1,138 @@
+"""The viewer's pages over a real run (reference, noop and a hostile agent on a tiny challenge),
+through the WSGI app: what each page says, its security headers, and every path it refuses."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from werkzeug.test import Client
+
+from agentbench.viewer.app import CSP, make_app
+from tests.cli.helpers import invoke
+from tests.conftest import make_tiny_challenge
+from tests.viewer.conftest import run_agents
+from tests.viewer.hostile import agent_config, plant_trajectory
+
+
+@pytest.fixture(scope="module")
+def run(shared_folder: Path) -> tuple[Path, str]:
+    """(results folder, run ID) of reference, noop and evil on easy/adder."""
+    challenges = make_tiny_challenge(shared_folder / "challenges")
+    results = shared_folder / "results"
+    run_agents(results, "--agent", "reference", "--agent", "noop", "--agent", "evil",
+               "--challenge", "easy/adder", "--challenges", str(challenges),
+               "--agents-config", str(agent_config(shared_folder)), "--run-id", "r1")
+    plant_trajectory(results / "r1" / "trials" / "evil" / "easy" / "adder" / "trial-1")
+    return results, "r1"
+
+
+def trial_url(agent: str, *rest: str) -> str:
+    return "/".join(["/runs/r1/trials", agent, "easy/adder/1", *rest])
+
+
+def get(results: Path, url: str, status: int = 200) -> str:
+    response = Client(make_app(results)).get(url)
+    assert response.status_code == status, (url, response.get_data(as_text=True)[-2000:])
+    assert response.headers["Content-Security-Policy"] == CSP
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    return response.get_data(as_text=True)
+
+
+def test_runs_and_run_pages(run):
+    results, run_id = run
+    assert 'href="/runs/r1"' in get(results, "/")
+    page = get(results, f"/runs/{run_id}")
+    assert 'id="table-ranking"' in page and 'id="grid"' in page and 'id="table-behaviour"' in page
+    assert "3 of 3 trials finished" in re.sub(r"<[^>]+>", "", page)
+    assert "live.js" not in page  # a finished run needs no live view
+    assert page.count('class="side-by-side"') == 1
+
+
+def test_trial_page_says_where_the_points_went(run):
+    results, _ = run
+    page = get(results, trial_url("noop"))
+    text = re.sub(r"<[^>]+>", " ", page)
+    assert "Where the points went" in text and "no test was collected" in text
+    assert 'data-component="build"' in page
+    reference = get(results, trial_url("reference"))
+    assert "an in-process agent: no transcript" in reference
+    assert 'data-component="tests"' in reference and "passed" in reference
+
+
+def test_hostile_text_is_escaped_everywhere(run):
+    results, _ = run
+    for url in (trial_url("evil"), trial_url("evil") + "?step=1", trial_url("evil", "log/agent/stdout.log"),
+                trial_url("evil", "log/agent/stderr.log"), trial_url("evil", "log/trajectory.jsonl"),
+                trial_url("evil", "file/pkg/__init__.py"), "/runs/r1/compare/easy/adder?a=evil&b=reference",
+                "/runs/r1"):
+        page = get(results, url)
+        assert "<script>window" not in page and "<img" not in page and "<iframe" not in page, url
+        assert "<svg" not in page and "\x1b" not in page and "\x00" not in page, url
+    page = get(results, trial_url("evil"))
+    assert "&lt;script&gt;window.__pwned=1" in page and "\\x1b[31mRED" in page and "\\u202e" in page
+    assert "{{ 7*7 }}" in page  # not a template expression
+    assert len(re.findall(r"<script\b", get(results, "/runs/r1"))) == 0
+
+
+def test_files_logs_and_steps(run):
+    results, _ = run
+    page = get(results, trial_url("evil"))
+    for name in ("&lt;script&gt;alert(1)&lt;_script&gt;.py", "pkg/__init__.py", "x\\x1b[2J&lt;b&gt;.txt"):
+        assert name in page
+    for log in ("agent/stdout.log", "agent/stderr.log", "trajectory.jsonl", "prompt.md", "record.json",
+                "logs/hidden-tests.json"):
+        assert f"/log/{log}" in page, log
+    diff = get(results, trial_url("reference", "file/src/adder/__init__.py"))
+    assert 'class="dadd"' in diff
+    one = get(results, trial_url("evil") + "?step=2")
+    assert 'id="step-2"' in one and "back to the timeline" in one
+
+
+def test_paths_outside_the_plan_or_the_trial_are_refused(run):
+    results, _ = run
+    trial = results / "r1" / "trials" / "evil" / "easy" / "adder" / "trial-1"
+    os.symlink("/etc/passwd", trial / "workspace" / "passwd")
+    os.symlink("/etc", trial / "logs" / "etc")
+    try:
+        for url in ("/runs/nope", "/runs/r1/trials/ghost/easy/adder/1", trial_url("noop").replace("/1", "/2"),
+                    "/runs/r1/trials/noop/easy/other/1", trial_url("noop", "log/../../../run.json"),
+                    trial_url("noop", "log/workspace/src/adder/__init__.py"),
+                    trial_url("evil", "file/passwd"), trial_url("evil", "log/logs/etc/passwd"),
+                    trial_url("evil", "file/../record.json"), "/static/../app.py", "/static/x.js",
+                    "/runs/r1/compare/easy/nope"):
+            page = get(results, url, 404)
+            assert "root:" not in page, url
+        assert "passwd" not in get(results, trial_url("evil")).split('id="files"')[1].split('id="logs"')[0]
+    finally:
+        (trial / "workspace" / "passwd").unlink()
+        (trial / "logs" / "etc").unlink()
+
+
+def test_unfinished_run_has_a_live_view(run, tmp_path):
+    results, _ = run
+    copy = tmp_path / "results"
+    shutil.copytree(results / "r1", copy / "r1", symlinks=True)
+    record = copy / "r1" / "trials" / "noop" / "easy" / "adder" / "trial-1" / "record.json"
+    kept = record.read_text()
+    record.unlink()
+    page = get(copy, "/runs/r1")
+    assert 'src="/static/live.js"' in page and "2 of 3" in re.sub(r"<[^>]+>", "", page)
+    state = json.loads(get(copy, "/runs/r1/progress.json"))
+    assert (state["planned"], state["finished"], state["started"], state["done"]) == (3, 2, 1, False)
+    assert "has not finished" in get(copy, "/runs/r1/trials/noop/easy/adder/1")
+    record.write_text(kept)
+    newer = json.loads(get(copy, f"/runs/r1/progress.json?since={state['next']}"))
+    assert newer["done"] and [t["agent"] for t in newer["trials"]] == ["noop"]
+    assert newer["trials"][0]["url"] == "/runs/r1/trials/noop/easy/adder/1"
+    assert json.loads(get(copy, f"/runs/r1/progress.json?since={newer['next']}"))["trials"] == []
+
+
+def test_view_command_refuses_a_missing_folder(capsys, tmp_path):
+    r = invoke(capsys, "view", str(tmp_path / "nowhere"))
+    assert r.exit_code == 2 and "no such folder" in r.err
+    assert "view" in invoke(capsys, "--help").out
