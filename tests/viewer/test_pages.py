@@ -136,3 +136,15 @@ def test_view_command_refuses_a_missing_folder(capsys, tmp_path):
     r = invoke(capsys, "view", str(tmp_path / "nowhere"))
     assert r.exit_code == 2 and "no such folder" in r.err
     assert "view" in invoke(capsys, "--help").out
+
+
+def test_start_up_indexing_reads_every_run_once(run):
+    from agentbench.viewer.library import Library
+
+    results, _ = run
+    library = Library(results)
+    library.warm()
+    assert library.warmed.is_set()
+    state = library.state("r1")
+    assert {r.agent for r in state.records} == {"reference", "noop", "evil"}
+    assert library.behaviour("r1", state.record("evil", "easy/adder", 1)).tools[0][1] == 1

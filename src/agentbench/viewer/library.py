@@ -80,6 +80,25 @@ class Library:
         self._lock = threading.Lock()
         self._records: dict[Path, tuple[tuple[int, int], TrialRecord | None]] = {}
         self._behaviours: dict[Path, tuple[tuple[int, int], Behaviour | None]] = {}
+        self.warmed = threading.Event()
+        """Set once `warm` has read every run (pages are then served from the cache)."""
+
+    def warm(self) -> None:
+        """Read every run's records and trajectories once, newest run first, so that the first
+        page of a large run is served from the cache (the server runs this in the background).
+
+        NOTE: parsing a record costs about 2 ms (`records.from_jsonable`), so a 1,000-trial run
+        takes seconds cold; a page only re-reads what changed after this."""
+        try:
+            for run_id in self.run_ids():
+                try:
+                    state = self.state(run_id)
+                except NotFound:
+                    continue
+                for record in state.records:
+                    self.behaviour(run_id, record)
+        finally:
+            self.warmed.set()
 
     def run_ids(self) -> list[str]:
         """Folders holding a run plan, newest first."""

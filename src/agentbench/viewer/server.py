@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,10 +15,19 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """Hosts that keep the viewer on this machine."""
 
 
-def start(results: Path, host: str = "127.0.0.1", port: int = 8000) -> BaseWSGIServer:
-    """A server for `results`, bound and ready (`port` 0: any free port; see `server.port`)."""
+def start(results: Path, host: str = "127.0.0.1", port: int = 8000, *,
+          warm: bool = True) -> BaseWSGIServer:
+    """A server for `results`, bound and ready (`port` 0: any free port; see `server.port`).
+
+    With `warm`, every run is read once in a background thread (see `Library.warm`); its viewer
+    is `server.app`, whose `library.warmed` is set when that is done.
+    """
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # NOTE: no line per request
-    return make_server(host, port, make_app(results), threaded=True)
+    app = make_app(results)
+    server = make_server(host, port, app, threaded=True)
+    if warm:
+        threading.Thread(target=app.library.warm, name="agentbench-view-warm", daemon=True).start()
+    return server
 
 
 def serve(results: Path, host: str, port: int, announce: Callable[[str], None]) -> None:
