@@ -148,3 +148,38 @@ def test_start_up_indexing_reads_every_run_once(run):
     state = library.state("r1")
     assert {r.agent for r in state.records} == {"reference", "noop", "evil"}
     assert library.behaviour("r1", state.record("evil", "easy/adder", 1)).tools[0][1] == 1
+
+
+def test_another_host_name_is_refused(run):
+    """DNS rebinding: a page at evil.example re-pointed at 127.0.0.1 gets nothing."""
+    results, _ = run
+    client = Client(make_app(results))
+    for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example"):
+        response = client.get("/runs/r1", headers={"Host": host})
+        assert response.status_code == 400 and "r1" not in response.get_data(as_text=True).split("<h1>")[1]
+    for host in ("127.0.0.1:8000", "localhost", "[::1]:8000"):
+        assert client.get("/", headers={"Host": host}).status_code == 200
+    assert Client(make_app(results, hosts=None)).get("/", headers={"Host": "box.lan"}).status_code == 200
+
+
+def test_view_command_serves_on_loopback(run):
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.viewer.conftest import ROOT
+
+    results, _ = run
+    with subprocess.Popen([sys.executable, "-m", "agentbench", "view", str(results), "--port", "0"],
+                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}) as proc:
+        try:
+            line = proc.stdout.readline()
+            url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            assert url, line
+            with urllib.request.urlopen(url.group(0) + "runs/r1") as response:
+                assert response.status == 200 and b"table-ranking" in response.read()
+                assert response.headers["Content-Security-Policy"] == CSP
+        finally:
+            proc.terminate()
+            proc.wait(10)

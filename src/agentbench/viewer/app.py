@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 from werkzeug.wrappers import Request, Response
 
 from agentbench.viewer import pages
@@ -34,6 +34,9 @@ HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
            "Cross-Origin-Opener-Policy": "same-origin", "Cache-Control": "no-store"}
 """Headers added to every response."""
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+"""Host names a loopback-bound viewer answers to (anything else is refused: DNS rebinding)."""
+
 STATIC = ("viewer.css", "live.js")
 """The only static files served."""
 
@@ -46,10 +49,12 @@ def _int(request: Request, name: str, default: int = 0) -> int:
 class Viewer:
     """The WSGI application for one results folder."""
 
-    def __init__(self, results: Path) -> None:
+    def __init__(self, results: Path, hosts: tuple[str, ...] | None = LOOPBACK_NAMES) -> None:
+        """`hosts`: the Host names answered (None: any, for a viewer bound to another address)."""
         import jinja2
 
         self.library = Library(results)
+        self.hosts = hosts
         self.env = jinja2.Environment(
             loader=jinja2.PackageLoader("agentbench.viewer", "templates"), autoescape=True,
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -59,6 +64,7 @@ class Viewer:
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         request = Request(environ)
         try:
+            self.check_host(request)
             endpoint, args = URLS.bind_to_environ(environ).match()
             response = self.dispatch(endpoint, request, args)
         except Missing as exc:
@@ -68,6 +74,16 @@ class Viewer:
                                  exc.code or 500)
         response.headers.update(HEADERS)
         return response(environ, start_response)
+
+    def check_host(self, request: Request) -> None:
+        """Refuse a request naming another host: a page elsewhere that re-points its own name at
+        127.0.0.1 (DNS rebinding) must not read the viewer through the user's browser."""
+        if self.hosts is None:
+            return
+        name = request.host.rsplit(":", 1)[0] if not request.host.startswith("[") else \
+            request.host[1:].split("]", 1)[0]
+        if name not in self.hosts:
+            raise BadRequest(f"unexpected Host {request.host!r}: open the viewer at 127.0.0.1")
 
     def dispatch(self, endpoint: str, request: Request, args: Mapping[str, Any]) -> Response:
         """One page."""
@@ -112,6 +128,6 @@ class Viewer:
         return response
 
 
-def make_app(results: Path) -> Viewer:
-    """The viewer for a results folder."""
-    return Viewer(results)
+def make_app(results: Path, hosts: tuple[str, ...] | None = LOOPBACK_NAMES) -> Viewer:
+    """The viewer for a results folder (`hosts`: the Host names it answers; None: any)."""
+    return Viewer(results, hosts)

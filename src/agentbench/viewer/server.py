@@ -9,7 +9,7 @@ from pathlib import Path
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from agentbench.viewer.app import make_app
+from agentbench.viewer.app import LOOPBACK_NAMES, make_app
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 """Hosts that keep the viewer on this machine."""
@@ -23,7 +23,7 @@ def start(results: Path, host: str = "127.0.0.1", port: int = 8000, *,
     is `server.app`, whose `library.warmed` is set when that is done.
     """
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # NOTE: no line per request
-    app = make_app(results)
+    app = make_app(results, LOOPBACK_NAMES if host in LOOPBACK else None)
     server = make_server(host, port, app, threaded=True)
     if warm:
         threading.Thread(target=app.library.warm, name="agentbench-view-warm", daemon=True).start()
