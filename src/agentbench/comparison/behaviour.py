@@ -53,24 +53,27 @@ class Behaviour:
 def trial_behaviour(steps: Sequence[Step], *, parsed: bool, started_at: str | None = None) -> Behaviour:
     """The behaviour of one trial (`started_at`: when the agent started, ISO-8601)."""
     calls = [s for s in steps if s.type == "tool"]
-    writes = [i for i, s in enumerate(steps) if s.type == "tool" and s.kind == "write"]
+    writes = [i for i, s in enumerate(steps) if s.kind == "write"]
     tests = [i for i, s in enumerate(steps) if s.runs_tests]
     kinds = Counter(s.kind for s in calls)
     return Behaviour(
         parsed=parsed, tool_calls=tuple((k, kinds.get(k, 0)) for k in KINDS),
         tools=tuple(Counter(s.tool for s in calls).most_common()),
-        shell_commands=kinds.get("shell", 0),
-        files_written=len({_file(t) for s in calls if s.kind == "write" for t in s.target.split(", ") if t}),
+        shell_commands=kinds.get("shell", 0), files_written=len(_written(calls)),
         turns=sum(1 for s in steps if s.type == "model"),
         failed_calls=sum(1 for s in calls if s.is_error),
         first_write_s=_seconds_to(steps, writes[0], started_at) if writes else None,
-        ran_tests=bool(tests),
-        tested_after_last_write=bool(tests) and (not writes or tests[-1] > writes[-1]),
+        ran_tests=bool(tests), tested_after_last_write=_tested_last(tests, writes),
     )
 
 
-def _file(target: str) -> str:
-    return target.removeprefix("./")
+def _written(calls: Sequence[Step]) -> set[str]:
+    """Distinct files written (a call may name several: `a.py, b.py`)."""
+    return {t.removeprefix("./") for s in calls if s.kind == "write" for t in s.target.split(", ") if t}
+
+
+def _tested_last(tests: Sequence[int], writes: Sequence[int]) -> bool:
+    return bool(tests) and (not writes or tests[-1] > writes[-1])
 
 
 def _seconds_to(steps: Sequence[Step], index: int, started_at: str | None) -> float | None:

@@ -58,27 +58,41 @@ def _time(event: dict[str, Any]) -> str | None:
 
 def _assistant(message: dict[str, Any], steps: StepList, transcript: Transcript,
                time: str | None, same: bool) -> None:
-    blocks = message.get("content")
-    blocks = blocks if isinstance(blocks, list) else [{"type": "text", "text": text_of(blocks)}]
-    text = "\n".join(str(b.get("text") or "") for b in blocks
-                     if isinstance(b, dict) and b.get("type") == "text" and b.get("text"))
-    thinking = "\n".join(str(b.get("thinking") or b.get("text") or "") for b in blocks
-                         if isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking"))
-    usage = mapping(message.get("usage"))
-    tokens_in = sum(number(usage.get(k)) or 0 for k in _INPUT_KEYS) if usage else None
-    # NOTE: the stream repeats the usage of the response's start, where output tokens are still 0
-    tokens_out = number(usage.get("output_tokens")) or None if usage else None
-    if same and steps.steps and any(s.type == "model" for s in steps.steps):
+    blocks = _blocks(message.get("content"))
+    text = _joined(blocks, ("text",), "text")
+    thinking = _joined(blocks, ("thinking", "redacted_thinking"), "thinking")
+    tokens_in, tokens_out = _usage(mapping(message.get("usage")))
+    if same and any(s.type == "model" for s in steps.steps):
         steps.extend_model(text=text, reasoning=thinking, input_tokens=tokens_in,
                            output_tokens=tokens_out)
     else:
         steps.model(text=text, reasoning=thinking, time=time, input_tokens=tokens_in,
                     output_tokens=tokens_out)
     for block in blocks:
-        if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use"):
+        if block.get("type") in ("tool_use", "server_tool_use"):
             args = block.get("input")
             steps.call(str(block.get("name") or "?"), args, call_id=str(block.get("id") or ""),
                        time=time, target=target_of(args, transcript.workspace))
+
+
+def _blocks(content: Any) -> list[dict[str, Any]]:
+    """A message's content blocks (a plain string is one text block)."""
+    if not isinstance(content, list):
+        return [{"type": "text", "text": text_of(content)}]
+    return [b for b in content if isinstance(b, dict)]
+
+
+def _joined(blocks: list[dict[str, Any]], kinds: tuple[str, ...], key: str) -> str:
+    """The text of the blocks of these kinds (`key`, else `text`), one per line."""
+    parts = (str(b.get(key) or b.get("text") or "") for b in blocks if b.get("type") in kinds)
+    return "\n".join(p for p in parts if p)
+
+
+def _usage(usage: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(input, output) tokens of a response; output as of its start is 0, so unknown (None)."""
+    if not usage:
+        return None, None
+    return sum(number(usage.get(k)) or 0 for k in _INPUT_KEYS), number(usage.get("output_tokens")) or None
 
 
 def _tool_results(content: Any, steps: StepList) -> None:

@@ -53,17 +53,23 @@ def _item(item: dict[str, Any], completed: bool, steps: StepList, seen: set[str]
                        kind="write" if kind == "file_change" else None)
         if completed:
             _result(item, steps)
-    elif completed and kind in ("agent_message", "reasoning"):
-        text = text_of(item.get("text"))
-        last = steps.steps[-1] if steps.steps else None
-        if kind == "agent_message" and last and last.type == "model" and not last.text:
-            steps.extend_model(text=text)
-        elif kind == "agent_message":
-            steps.model(text=text)
-        else:
-            steps.model(reasoning=text)
-    elif completed and kind == "error":
-        steps.note(f"error: {text_of(item.get('message'))}")
+    elif completed:
+        _message(kind, item, steps)
+
+
+def _message(kind: str, item: dict[str, Any], steps: StepList) -> None:
+    """A finished `agent_message` (onto a reasoning-only turn just before it), `reasoning` or
+    `error` item."""
+    text = text_of(item.get("text") if kind != "error" else item.get("message"))
+    last = steps.steps[-1] if steps.steps else None
+    if kind == "agent_message" and last is not None and last.type == "model" and not last.text:
+        steps.extend_model(text=text)
+    elif kind == "agent_message":
+        steps.model(text=text)
+    elif kind == "reasoning":
+        steps.model(reasoning=text)
+    elif kind == "error":
+        steps.note(f"error: {text}")
 
 
 def _call(item: dict[str, Any], transcript: Transcript) -> tuple[str, Any, str]:
