@@ -237,6 +237,18 @@ def tiers(c: Comparison) -> TableView:
                      caption="Mean over the tier's challenges of the per-challenge mean.")
 
 
+def languages(c: Comparison) -> TableView | None:
+    """Mean score per language and agent (None with a single language)."""
+    if len(c.languages) < 2:
+        return None
+    ranked = c.ranked
+    rows = tuple((name, *(number(next((s.score for s in a.languages if s.language == name), None))
+                          for a in ranked)) for name in c.languages)
+    return TableView(id="languages", title="By language", headers=("Language", *(a.label for a in ranked)),
+                     rows=rows, agent_headers=True,
+                     caption="Mean over the language's challenges of the per-challenge mean.")
+
+
 def spread(c: Comparison) -> TableView:
     """Per-challenge mean, standard deviation and number of scored trials."""
     ranked = c.ranked
@@ -290,8 +302,9 @@ def expectations(c: Comparison) -> TableView | None:
 def after_seed(c: Comparison,
                others: Sequence[tuple[str, Comparison]] = ()) -> tuple[TableView, ...]:
     """Every table shown after the seed's two, in order (`others`: extra ranking columns)."""
-    hidden = hidden_matrix(c)
+    hidden, by_language = hidden_matrix(c), languages(c)
     extra = tuple(v for v in (behaviour(c), expectations(c)) if v is not None)
     return (ranking(c, others), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c),
-            usage(c), failures(c), *extra, agents(c), tiers(c))
+            usage(c), failures(c), *extra, agents(c), tiers(c),
+            *((by_language,) if by_language else ()))
 
