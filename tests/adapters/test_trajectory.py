@@ -245,3 +245,5 @@ def test_tool_kinds_and_test_commands():
     assert runs_tests("/bin/bash -lc 'pytest'") and runs_tests("go test ./...")
     assert not runs_tests("pip install pytest-cov") and runs_tests("pip install -e . && pytest")
     assert not runs_tests("cat tests/test_x.py") and not runs_tests("echo testing")
+    assert runs_tests("npx vitest run") and runs_tests("node --import tsx --test test/*.test.ts")
+    assert runs_tests("node --test") and not runs_tests("node dist/cli.js --testing")

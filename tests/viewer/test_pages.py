@@ -23,6 +23,8 @@ from tests.viewer.hostile import agent_config, plant_trajectory
 def run(shared_folder: Path) -> tuple[Path, str]:
     """(results folder, run ID) of reference, noop and evil on easy/adder."""
     challenges = make_tiny_challenge(shared_folder / "challenges")
+    with (challenges / "easy" / "adder.yaml").open("a", encoding="utf-8") as yaml:
+        yaml.write("expect: {ran_tests: true, max_turns: 40}\n")
     results = shared_folder / "results"
     run_agents(results, "--agent", "reference", "--agent", "noop", "--agent", "evil",
                "--challenge", "easy/adder", "--challenges", str(challenges),
@@ -51,6 +53,15 @@ def test_runs_and_run_pages(run):
     assert "3 of 3 trials finished" in re.sub(r"<[^>]+>", "", page)
     assert "live.js" not in page  # a finished run needs no live view
     assert page.count('class="side-by-side"') == 1
+
+
+def test_run_page_checks_each_challenges_expect_block(run):
+    results, run_id = run
+    table = get(results, f"/runs/{run_id}").split('id="table-expectations"')[1].split("</table>")[0]
+    rows = {cells[0]: cells[1:] for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)
+            for cells in [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]]}
+    assert rows["evil"][:2] == ["1/2", "easy/adder #1 ran_tests: expected ran tests, was ran no tests"]
+    assert rows["noop"] == ["0/2", "-", "2"]  # no transcript: unknown, never failed
 
 
 def test_trial_page_says_where_the_points_went(run):

@@ -63,7 +63,7 @@ _KIND_NAMES: Mapping[str, str] = {
 
 TEST_COMMAND = re.compile(
     r"(^|[\s;&|(/'\"])(pytest|py\.test|tox|nox|unittest|(npm|pnpm|yarn)( run)? test|go test|"
-    r"cargo test|make (check|test)|jest|vitest|mocha)\b")
+    r"cargo test|make (check|test)|jest|vitest|mocha|node( --[a-z-]+([= ][^\s-]\S*)?)* --test)\b")
 """A shell command that runs tests (what `ran_tests` looks for)."""
 
 

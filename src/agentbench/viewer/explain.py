@@ -115,16 +115,23 @@ def _coverage(m: Measurements, trial_dir: Path) -> tuple[str, tuple[str, ...]]:
         return f"not measured: {c.problem}", ()
     if not c.total_lines:
         return "no product code to cover", ()
-    words = f"{c.covered_lines} of {c.total_lines} statements covered ({c.ratio:.0%}) in {c.files} files"
+    words = f"{c.covered_lines} of {c.total_lines} measured lines covered ({c.ratio:.0%}) in {c.files} files"
     data = _json(trial_dir / "coverage.json")
     files = data.get("files") if isinstance(data, dict) else None
-    gaps = []
-    for name, info in (files.items() if isinstance(files, dict) else []):
-        if isinstance(info, dict) and isinstance(info.get("statements"), int) and isinstance(info.get("covered"), int):
-            missing = info["statements"] - info["covered"]
-            if missing > 0:
-                gaps.append((missing, f"{name}: {missing} of {info['statements']} statements not run"))
+    gaps = [gap for name, info in (files.items() if isinstance(files, dict) else [])
+            for gap in [_gap(name, info)] if gap is not None]
     return words, tuple(text for _, text in sorted(gaps, reverse=True)[:MAX_NAMES])
+
+
+def _gap(name: str, info: object) -> tuple[int, str] | None:
+    """(missed, words) of one file of coverage.json: `statements` (Python, Go) or `lines` (Node)."""
+    if not isinstance(info, dict) or not isinstance(info.get("covered"), int):
+        return None
+    unit = next((u for u in ("statements", "lines") if isinstance(info.get(u), int)), None)
+    if unit is None:
+        return None
+    missing = info[unit] - info["covered"]
+    return (missing, f"{name}: {missing} of {info[unit]} {unit} not run") if missing > 0 else None
 
 
 def _quality(m: Measurements, trial_dir: Path) -> tuple[str, tuple[str, ...]]:

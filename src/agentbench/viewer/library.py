@@ -15,9 +15,9 @@ from pathlib import Path
 
 from agentbench.adapters.trajectory import FILE_NAME, TrajectoryError, read_steps
 from agentbench.comparison.behaviour import Behaviour, trial_behaviour
-from agentbench.comparison.evidence import trial_folder
+from agentbench.comparison.evidence import run_expectations, trial_folder
 from agentbench.errors import AgentBenchError
-from agentbench.models import TrialRecord
+from agentbench.models import Expectations, TrialRecord
 from agentbench.store import PLAN_NAME, RECORD_NAME, RunDir, RunPlan
 
 MAX_RUNS = 500
@@ -80,6 +80,7 @@ class Library:
         self._lock = threading.Lock()
         self._records: dict[Path, tuple[tuple[int, int], TrialRecord | None]] = {}
         self._behaviours: dict[Path, tuple[tuple[int, int], Behaviour | None]] = {}
+        self._expect: dict[str, dict[str, Expectations]] = {}
         self.warmed = threading.Event()
         """Set once `warm` has read every run (pages are then served from the cache)."""
 
@@ -188,6 +189,16 @@ class Library:
             with self._lock:
                 self._behaviours[path] = cached
         return cached[1]
+
+    def expectations(self, run_id: str) -> dict[str, Expectations]:
+        """Challenge ID -> its `expect:` block, for a run's challenges (read once per run)."""
+        with self._lock:
+            found = self._expect.get(run_id)
+        if found is None:
+            found = run_expectations(self.results / run_id)
+            with self._lock:
+                self._expect[run_id] = found
+        return found
 
     def trial_dir(self, run_id: str, agent: str, challenge_id: str, trial: int) -> Path:
         """A planned trial's folder (raises NotFound for anything the plan does not name)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from agentbench.adapters.trajectory import FILE_NAME, Header, Step, TrajectoryError, read_steps
 from agentbench.comparison import CompareOptions, Comparison, compare_both
-from agentbench.comparison.behaviour import AgentBehaviour, summarise
+from agentbench.comparison.behaviour import AgentBehaviour, Check, check_expectations, summarise
 from agentbench.models import RunRecord, TrialRecord
 from agentbench.report import views
 from agentbench.viewer import files
@@ -87,7 +87,8 @@ def run(library: Library, run_id: str, page: int) -> dict[str, Any]:
     return {
         "title": f"Run {run_id}", "state": state, "c": c,
         "tables": [] if c is None else [v for v in (views.ranking(c, others), views.behaviour(c),
-                                                    views.expectations(c), views.breakdown(c)) if v],
+                                                    views.expectations(c), views.breakdown(c),
+                                                    views.languages(c)) if v],
         "grid": _grid(state, c), "trials": [_trial_row(run_id, r) for r in rows],
         "page": page, "pages": max(1, -(-len(state.records) // TRIALS_PER_PAGE)),
         "progress": progress(library, run_id, 0, rows=False),
@@ -95,12 +96,20 @@ def run(library: Library, run_id: str, page: int) -> dict[str, Any]:
 
 
 def _behaviours(library: Library, state: RunState) -> list[AgentBehaviour]:
+    """Each agent's behaviour over its finished trials, with its challenges' `expect:` checks."""
+    expect = library.expectations(state.run_id)
     found = []
     for agent in state.plan.agents:
-        trials = [b for r in state.records if r.agent == agent
-                  for b in [library.behaviour(state.run_id, r)] if b is not None]
+        trials, checks = [], list[Check]()
+        for r in state.records:
+            b = library.behaviour(state.run_id, r) if r.agent == agent else None
+            if b is None:
+                continue
+            trials.append(b)
+            if r.challenge_id in expect:
+                checks += check_expectations(expect[r.challenge_id], b, r.challenge_id, r.trial)
         if trials:
-            found.append(summarise(agent, trials))
+            found.append(summarise(agent, trials, checks))
     return found
 
 
