@@ -91,7 +91,7 @@ def run(library: Library, run_id: str, page: int) -> dict[str, Any]:
                                                     views.languages(c)) if v],
         "grid": _grid(state, c), "trials": [_trial_row(run_id, r) for r in rows],
         "page": page, "pages": max(1, -(-len(state.records) // TRIALS_PER_PAGE)),
-        "progress": progress(library, run_id, 0, rows=False),
+        "progress": progress(library, run_id, 0, rows=False, state=state),
     }
 
 
@@ -139,9 +139,11 @@ def _trial_row(run_id: str, record: TrialRecord) -> dict[str, Any]:
             "seconds": record.agent_seconds}
 
 
-def progress(library: Library, run_id: str, since: int, *, rows: bool = True) -> dict[str, Any]:
-    """The live view's JSON: counts, and the trials finished after `since` (ns since the epoch)."""
-    state = library.state(run_id)
+def progress(library: Library, run_id: str, since: int, *, rows: bool = True,
+             state: RunState | None = None) -> dict[str, Any]:
+    """The live view's JSON: counts, and the trials finished after `since` (ns since the epoch;
+    `state`: the run as just read, else read now)."""
+    state = state or library.state(run_id)
     newer = [(t, r) for t, r in zip(state.finished_at, state.records, strict=True) if t > since]
     newer.sort(key=lambda pair: pair[0])
     return {
