@@ -7,7 +7,7 @@ SRC = Path(__file__).parents[1] / "src" / "agentbench"
 ALLOWED = {
     "rich": ("cli/", "report/terminal.py"),
     "yaml": ("loader.py",),
-    "jinja2": ("report/",),
+    "jinja2": ("report/", "viewer/"),
     "subprocess": ("process.py",),
 }
 

@@ -18,12 +18,19 @@ from typing import Any
 import yaml
 
 from agentbench.errors import ChallengeError, UsageError
-from agentbench.models import TIERS, AcceptanceSpec, Challenge, Rubric
+from agentbench.models import (
+    EXPECTATION_FIELDS,
+    TIERS,
+    AcceptanceSpec,
+    Challenge,
+    Expectations,
+    Rubric,
+)
 from agentbench.toolchains.registry import UnknownLanguageError, canonical_language, get_toolchain
 
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _REQUIRED = ("name", "language", "prompt", "expected_files", "test_commands", "scoring_rubric")
-_OPTIONAL = ("time_limit_minutes", "setup_commands", "acceptance")
+_OPTIONAL = ("time_limit_minutes", "setup_commands", "acceptance", "expect")
 _RUBRIC_FIELDS = ("min_files", "must_have_tests", "must_have_readme", "max_time_minutes", "criteria")
 _ACCEPTANCE_FIELDS = ("files", "command", "time_limit_seconds")
 
@@ -134,6 +141,7 @@ def load_challenge(path: Path) -> Challenge:
         source_path=path,
         reference_dir=folder / "reference" if (folder / "reference").is_dir() else None,
         acceptance=_acceptance(doc, folder),
+        expect=_expect(doc),
     )
 
 
@@ -279,6 +287,32 @@ def _rubric(doc: _Doc) -> Rubric:
         max_time_minutes=_positive_int(doc, "scoring_rubric.max_time_minutes", 30),
         criteria=_string_list(doc, "scoring_rubric.criteria"),
     )
+
+
+def _expect(doc: _Doc) -> Expectations | None:
+    """The optional `expect:` block (behaviour checks, never scored)."""
+    if "expect" not in doc.data:
+        return None
+    if not isinstance(doc.data["expect"], dict):
+        raise doc.fail("expect", f"expected a mapping, got {_describe(doc.data['expect'])}",
+                       "e.g. expect: {ran_tests: true, max_turns: 40}")
+    _check_keys(doc, (), EXPECTATION_FIELDS, "expect.")
+    values = {name: _expectation(doc, name) for name in EXPECTATION_FIELDS}
+    return Expectations(**{k: v for k, v in values.items() if v is not None})
+
+
+def _expectation(doc: _Doc, name: str) -> Any:
+    value = _get(doc, f"expect.{name}")
+    if value is None:
+        return None
+    if name == "ran_tests":
+        return _bool(doc, "expect.ran_tests", False)
+    whole = name != "max_seconds_to_first_write"
+    if isinstance(value, bool) or not isinstance(value, int if whole else int | float) or value < 0:
+        kind = "a whole number" if whole else "a number"
+        raise doc.fail(f"expect.{name}", f"expected {kind} >= 0, got {_describe(value)}",
+                       f"e.g. {name}: 40")
+    return value if whole else float(value)
 
 
 def _acceptance(doc: _Doc, folder: Path) -> AcceptanceSpec | None:

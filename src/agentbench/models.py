@@ -53,6 +53,31 @@ class AcceptanceSpec:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Expectations:
+    """A challenge's optional `expect:` block: behaviour checked on each trial's trajectory,
+    reported apart and never part of any score."""
+
+    ran_tests: bool | None = None
+    """The agent ran a test suite itself (True) or did not (False); None: not checked."""
+    max_turns: int | None = None
+    """At most this many model turns."""
+    max_tool_calls: int | None = None
+    """At most this many tool calls."""
+    max_shell_commands: int | None = None
+    """At most this many shell commands."""
+    max_files_written: int | None = None
+    """At most this many distinct files written."""
+    max_seconds_to_first_write: float | None = None
+    """The first file written within this many seconds of the start."""
+
+
+EXPECTATION_FIELDS: tuple[str, ...] = ("ran_tests", "max_turns", "max_tool_calls",
+                                       "max_shell_commands", "max_files_written",
+                                       "max_seconds_to_first_write")
+"""The keys an `expect:` block may hold, in report order."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Challenge:
     """One coding challenge, loaded from YAML."""
 
@@ -82,6 +107,8 @@ class Challenge:
     """Folder with the reference solution, if the challenge ships one."""
     acceptance: AcceptanceSpec | None = None
     """Hidden acceptance tests, if the challenge ships them."""
+    expect: Expectations | None = None
+    """Behaviour expected of an agent (`expect:`), reported apart from the score; None: none."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

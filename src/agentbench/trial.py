@@ -25,6 +25,9 @@ from typing import Any
 from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
+from agentbench.adapters.trajectory import FILE_NAME as TRAJECTORY_FILE
+from agentbench.adapters.trajectory import dumps as dump_trajectory
+from agentbench.adapters.transcripts import build_trajectory, parser_name
 from agentbench.errors import AgentBenchError, Interrupted
 from agentbench.metrics import measure
 from agentbench.models import AdapterResult, Challenge, Measurements, TrialRecord, TrialStatus
@@ -33,6 +36,7 @@ from agentbench.records import dumps_trial, loads_trial
 from agentbench.redaction import Secret, redact_text, redact_tree
 from agentbench.sandbox import Confinement
 from agentbench.scoring import RUBRICS, score_trial
+from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.users import give, trial_user
 from agentbench.workspace import TrialDirs, archive_workspace, copy_tree, make_trial_dirs
@@ -93,6 +97,7 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             agent, seconds = _timed_agent(adapter, spec, config, dirs, trial_dir, cancel)
+            keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
             base = replace(base, cut=archive_workspace(dirs.workspace, trial_dir / "workspace"))
@@ -105,6 +110,19 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
     if isinstance(measured, str):
         return base.build(TrialStatus.VERIFIER_ERROR, agent, None, config, measured, seconds)
     return base.build(_status(agent), agent, measured, config, agent.error, seconds)
+
+
+def keep_trajectory(parser: str | None, spec: TrialSpec, trial_dir: Path,
+                    dirs: TrialDirs | None = None) -> None:
+    """Write `trajectory.jsonl` from the agent's transcript (see `agentbench.adapters.trajectory`).
+
+    A transcript that cannot be parsed gives the prompt and a note; nothing here fails the trial.
+    """
+    trajectory = build_trajectory(agent=spec.agent, adapter=parser, prompt=spec.challenge.prompt,
+                                  trial_dir=trial_dir, workspace=dirs.workspace if dirs else None,
+                                  home=dirs.home if dirs else None)
+    with contextlib.suppress(AgentBenchError):
+        write_atomic(trial_dir / TRAJECTORY_FILE, dump_trajectory(trajectory))
 
 
 def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialDirs,
@@ -260,6 +278,10 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
     original = trial_dir / "record.orig.json"
     if not original.exists():
         shutil.copyfile(trial_dir / "record.json", original)
+    if not (trial_dir / TRAJECTORY_FILE).exists():  # NOTE: a run from before trajectories
+        with contextlib.suppress(AgentBenchError):
+            keep_trajectory(parser_name(get_adapter(spec.agent, dict(config.agent_configs))), spec,
+                            trial_dir)
     with tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
         dirs = make_trial_dirs(Path(tmp))
         if (trial_dir / "workspace").is_dir():

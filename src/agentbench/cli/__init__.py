@@ -30,6 +30,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
     "report": ("agentbench.cli.report", "Write a Markdown, HTML, JSON or CSV report from results files."),
+    "view": ("agentbench.cli.view", "Browse runs, trials, trajectories and agents side by side."),
 }
 
 

@@ -17,6 +17,7 @@ import click
 
 from agentbench.cli import output_console
 from agentbench.comparison import CompareOptions, Comparison, compare_both
+from agentbench.comparison.evidence import with_behaviour
 from agentbench.store import read_results
 
 FORMATS = ("table", "markdown", "json", "csv")
@@ -44,6 +45,7 @@ def command(results: tuple[Path, ...], fmt: str, power_gap: float | None,
     comparison, others = compare_both(
         runs, sources=[str(p) for p in results], models=run_models(runs, results),
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
+    comparison = with_behaviour(comparison, runs, results)
     if fmt == "table":
         console = output_console()
         for renderable in comparison_renderables(comparison, others):

@@ -17,6 +17,7 @@ import click
 
 from agentbench.cli import output_console
 from agentbench.comparison import CompareOptions, Comparison, compare_both
+from agentbench.comparison.evidence import with_behaviour
 from agentbench.errors import AgentBenchError, UsageError
 from agentbench.models import RunRecord
 from agentbench.report import Format, render
@@ -45,6 +46,7 @@ def command(paths: tuple[Path, ...], output: Path | None, fmt: str | None,
     comparison, others = compare_both(
         runs, sources=[str(p) for p in files], models=run_models(runs, files),
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
+    comparison = with_behaviour(comparison, runs, files)
     text = render(comparison, pick_format(fmt, output),
                   links=log_links(comparison, runs, files, output), others=others)
     if output is None:

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from agentbench import stats
+from agentbench.comparison.behaviour import AgentBehaviour
 from agentbench.models import TIERS
 from agentbench.stats import Interval, PowerEstimate, Summary
 
@@ -318,6 +319,9 @@ class Comparison:
     """Every trial, scored or not."""
     notes: tuple[str, ...]
     """Plain-language notes about the inputs (differing challenges, rubrics, missing trials...)."""
+    behaviour: tuple[AgentBehaviour, ...] = ()
+    """What each agent did, from its trials' trajectories, with its `expect:` checks (empty when
+    no trajectory was read); never part of a score."""
 
     def cell(self, agent: str, challenge_id: str) -> Cell | None:
         """The cell of one agent on one challenge, None when it has no scored trial."""

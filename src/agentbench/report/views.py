@@ -266,10 +266,45 @@ def spread(c: Comparison) -> TableView:
                                 for cid in c.challenges))
 
 
+def behaviour(c: Comparison) -> TableView | None:
+    """What each agent did, from its trajectories (None: no trajectory was read)."""
+    if not c.behaviour:
+        return None
+    rows = tuple((
+        b.label, ", ".join(f"{name} x{n}" for name, n in b.top_tools[:4]) or "-",
+        str(b.trials), number(b.turns), *(number(n) for _, n in b.tool_calls),
+        number(b.files_written), seconds(b.first_write_s),
+        number(b.ran_tests, digits=0, percent=True)) for b in c.behaviour)
+    return TableView(
+        id="behaviour", title="Behaviour (from each trial's trajectory)",
+        headers=("Agent", "Tools used", "Trials read", "Turns", "Read", "Write", "Shell", "Search",
+                 "Other", "Files written", "First write", "Ran tests"),
+        rows=rows, left=2, caption="Means per trial over trials whose transcript could be read "
+        "(calls per tool kind); first write: median time from the start; ran tests: share of "
+        "trials in which the agent ran a test suite itself. Never part of a score.")
+
+
+def expectations(c: Comparison) -> TableView | None:
+    """The challenges' `expect:` checks per agent (None: no challenge sets any)."""
+    shown = [b for b in c.behaviour if b.checks]
+    if not shown:
+        return None
+    rows = tuple((b.label, f"{b.checks_met}/{len(b.checks)}",
+                  "; ".join(f"{k.challenge_id} #{k.trial} {k.name}: expected {k.expected}, "
+                            f"was {k.actual}" for k in b.checks if k.met is False) or "-",
+                  str(len(b.checks) - b.checks_known)) for b in shown)
+    return TableView(id="expectations", title="Expectations (challenges' expect:, not scored)",
+                     headers=("Agent", "Met", "Not met", "Unknown"), rows=rows, left=3,
+                     caption="Each trial checked against its challenge's `expect:` block; "
+                             "reported apart, never part of any score.")
+
+
 def after_seed(c: Comparison,
                others: Sequence[tuple[str, Comparison]] = ()) -> tuple[TableView, ...]:
     """Every table shown after the seed's two, in order (`others`: extra ranking columns)."""
     hidden, by_language = hidden_matrix(c), languages(c)
+    extra = tuple(v for v in (behaviour(c), expectations(c)) if v is not None)
     return (ranking(c, others), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c),
-            usage(c), failures(c), agents(c), tiers(c), *((by_language,) if by_language else ()))
+            usage(c), failures(c), *extra, agents(c), tiers(c),
+            *((by_language,) if by_language else ()))
 
