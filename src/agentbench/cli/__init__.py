@@ -30,6 +30,11 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
     "report": ("agentbench.cli.report", "Write a Markdown, HTML, JSON or CSV report from results files."),
+    "runs": ("agentbench.cli.runs", "List the runs in the results database (filters, --json)."),
+    "show": ("agentbench.cli.show", "Summarise a run or one trial, with where its logs are."),
+    "history": ("agentbench.cli.history", "An agent's score over runs, by CLI version and model."),
+    "export": ("agentbench.cli.export", "Export a run's trials as CSV, JSON Lines or Parquet."),
+    "db": ("agentbench.cli.db", "The results database: info, rebuild from the run folders."),
 }
 
 

@@ -4,7 +4,8 @@ The format follows the output's suffix (`.md`, `.html`, `.json`, or `.csv` for t
 unless `--format` says otherwise; without `--output` the report goes to standard output. Trials link
 to their folders when the run folder with its trials sits beside the results files, with links
 relative to the report, so the folder can be moved whole. Agents are listed best aggregate first;
-each agent's model comes from the run plan (`<run-id>/run.json`) beside its results file.
+each agent's model comes from the run plan (`<run-id>/run.json`) beside its results file. Besides
+files and folders, run IDs, `agent@run-id` and `agent@latest` are read from the results database.
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ from pathlib import Path
 import click
 
 from agentbench.cli import output_console
+from agentbench.cli.db import database_options
 from agentbench.comparison import CompareOptions, Comparison, compare_both
-from agentbench.errors import AgentBenchError, UsageError
-from agentbench.models import RunRecord
+from agentbench.errors import UsageError
 from agentbench.report import Format, render
 from agentbench.scoring import aggregate_score
-from agentbench.store import RunDir, read_results, write_atomic
+from agentbench.store import PLAN_NAME, write_atomic
 
 
 @click.command(name="report")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, metavar="RESULTS...")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Report file: .md, .html or .json (default: Markdown on standard output).")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]),
@@ -35,18 +36,26 @@ from agentbench.store import RunDir, read_results, write_atomic
 @click.option("--condition-on-challenges", "conditional", is_flag=True,
               help="Intervals and verdicts for these challenges only, instead of over challenges "
                    "like these.")
-def command(paths: tuple[Path, ...], output: Path | None, fmt: str | None,
-            power_gap: float | None, conditional: bool) -> None:
-    """Write a report comparing the results files in folders or files.
+@database_options
+def command(paths: tuple[str, ...], output: Path | None, fmt: str | None,  # noqa: PLR0913 (click options)
+            power_gap: float | None, conditional: bool, results_dir: Path, db: str | None) -> None:
+    """Write a report from results files, folders, run IDs, AGENT@RUN_ID or AGENT@latest.
 
     Example: agentbench report results/ --output report.html (or .md, .json, .csv for the trials)
     """
-    files, runs = by_score(results_files(paths))
+    from agentbench.store.selection import check_shared, select
+
+    named = [str(f) for f in results_files([Path(p) for p in paths if Path(p).exists()])]
+    selected = select([*named, *(p for p in paths if not Path(p).exists())], results_dir, db)
+    selected.sort(key=lambda s: -(aggregate_score(s.record.trials) or -1.0))
+    check_shared(selected)
+    runs = [s.record for s in selected]
     comparison, others = compare_both(
-        runs, sources=[str(p) for p in files], models=run_models(runs, files),
+        runs, sources=[s.source for s in selected], models=[s.model for s in selected],
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
     text = render(comparison, pick_format(fmt, output),
-                  links=log_links(comparison, runs, files, output), others=others)
+                  links=folder_links(comparison, [s.results_dir for s in selected], output),
+                  others=others)
     if output is None:
         click.echo(text, nl=False)
         return
@@ -64,19 +73,12 @@ def results_files(paths: Sequence[Path]) -> list[Path]:
         if not path.is_dir():
             files.append(path)
             continue
-        found = sorted(p for p in path.glob("*.json") if p.is_file())
+        found = sorted(p for p in path.glob("*.json") if p.is_file() and p.name != PLAN_NAME)
         if not found:
             raise UsageError(f"{path}: no results files (*.json) in this folder",
                              f"run `agentbench run --results {path} ...` first")
         files.extend(found)
     return files
-
-
-def by_score(files: Sequence[Path]) -> tuple[list[Path], list[RunRecord]]:
-    """Read the results files, best aggregate first (ties keep the given order)."""
-    loaded = [(path, read_results(path)) for path in files]
-    loaded.sort(key=lambda pair: -(aggregate_score(pair[1].trials) or -1.0))
-    return [p for p, _ in loaded], [r for _, r in loaded]
 
 
 def pick_format(fmt: str | None, output: Path | None) -> Format:
@@ -92,28 +94,9 @@ def pick_format(fmt: str | None, output: Path | None) -> Format:
     return picked
 
 
-def log_links(comparison: Comparison, runs: Sequence[RunRecord], files: Sequence[Path],
-              output: Path | None) -> dict[str, str]:
-    """Agent label -> its results folder relative to the report, for agents whose trials are kept."""
+def folder_links(comparison: Comparison, folders: Sequence[Path | None],
+                 output: Path | None) -> dict[str, str]:
+    """Agent label -> the folder holding its run folder, relative to the report (where known)."""
     where = (output.parent if output else Path.cwd()).resolve()
-    links = {}
-    for agent, run, path in zip(comparison.agents, runs, files, strict=True):
-        folder = path.parent.resolve()
-        if (folder / run.run_id / "trials").is_dir():
-            links[agent.label] = Path(os.path.relpath(folder, where)).as_posix()
-    return links
-
-
-def run_models(runs: Sequence[RunRecord], files: Sequence[Path]) -> list[str | None]:
-    """The model each run asked for, from the run plan beside its results file (None: unknown).
-
-    A results file copied away from its run folder has no plan beside it; its model is then
-    shown as unknown rather than failing the report.
-    """
-    models: list[str | None] = []
-    for run, path in zip(runs, files, strict=True):
-        try:
-            models.append(RunDir(path.parent / run.run_id).read_plan().model)
-        except AgentBenchError:
-            models.append(None)
-    return models
+    return {agent.label: Path(os.path.relpath(folder.resolve(), where)).as_posix()
+            for agent, folder in zip(comparison.agents, folders, strict=True) if folder is not None}

@@ -224,3 +224,45 @@ def counts(connection: Connection) -> tuple[int, int]:
     """(runs, trials) in the database."""
     runs, trials = connection.query(COUNTS)[0]
     return int(runs), int(trials)
+
+
+def _flat_query() -> str:
+    from agentbench.store.index import TRIAL_COLUMNS
+
+    # NOTE: the column names are constants of `store.index`; no value is formatted in.
+    shown = ", ".join(c for c in TRIAL_COLUMNS if c != "record")
+    return f"SELECT {shown} FROM trials WHERE run_id = ? ORDER BY agent, challenge_id, trial"
+
+
+def flat_columns() -> tuple[str, ...]:
+    """Names of the columns `trial_rows` returns (every trial column but the record)."""
+    from agentbench.store.index import TRIAL_COLUMNS
+
+    return tuple(c for c in TRIAL_COLUMNS if c != "record")
+
+
+def trial_rows(connection: Connection, run_id: str) -> list[dict[str, Any]]:
+    """Every trial of a run as a flat row (the indexed columns), ordered by agent and challenge."""
+    names = flat_columns()
+    return [dict(zip(names, row, strict=True)) for row in connection.query(_flat_query(), (run_id,))]
+
+
+TRIAL_RECORD = ("SELECT record, trial_dir FROM trials WHERE run_id = ? AND agent = ? "
+                "AND challenge_id = ? AND trial = ?")
+RUN_TRIAL_RECORDS = "SELECT record FROM trials WHERE run_id = ? ORDER BY agent, challenge_id, trial"
+
+
+def trial_record(connection: Connection, run_id: str, key: tuple[str, str, int]) -> tuple[TrialRecord, str]:
+    """One trial's record and its folder, or a UsageError."""
+    rows = connection.query(TRIAL_RECORD, (run_id, *key))
+    if not rows:
+        agent, cid, n = key
+        raise UsageError(f"run {run_id} has no trial {agent}/{cid}/{n}",
+                         f"list its trials with `agentbench show {run_id}`")
+    text, folder = rows[0]
+    return loads_trial(text, f"{connection.location.shown}:{run_id}"), folder
+
+
+def run_trial_records(connection: Connection, run_id: str) -> list[TrialRecord]:
+    """Every trial record of a run, ordered by agent, challenge and trial."""
+    return _records(connection, RUN_TRIAL_RECORDS, (run_id,))
