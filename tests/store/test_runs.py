@@ -43,7 +43,7 @@ def folder_records(run_root: Path) -> dict[tuple[str, str, int], str]:
 def database_records(db: str, run_id: str) -> dict[tuple[str, str, int], str]:
     connection = connect(locate(db, Path(".")), create=False)
     try:
-        rows = connection.query("SELECT agent, challenge_id, trial, record FROM trials WHERE run_id = ?",
+        rows = connection.query("SELECT agent, challenge_id, trial, record FROM records WHERE run_id = ?",
                                 (run_id,))
         return {(a, c, int(n)): text for a, c, n, text in rows}
     finally:

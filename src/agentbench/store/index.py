@@ -6,9 +6,9 @@ resume) indexes whatever records the folder holds that the database lacks, so a 
 the two writes is put right by `--resume`. `rebuild` indexes whole results folders again, reading
 each planned trial's record at its exact path (never a search through trial folders).
 
-A trial row holds the record as written (`record`, the JSON of `record.json`) and its fields laid
-out as columns for queries: status, the score and its components, measurements, the agent's
-version, model, tokens, cost, times, and the trial folder.
+A trial is a row of `trials`, its fields laid out as columns for queries (status, the score and
+its components, measurements, the agent's version, model, tokens, cost, times, the trial folder),
+and a row of `records` holding the record as written (the JSON of its `record.json`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ TRIAL_COLUMNS: tuple[str, ...] = (
     "covered_lines", "total_lines", "average_complexity", "functions", "items_found",
     "items_missing", "hidden_passed", "hidden_total", "agent_version", "model", "input_tokens",
     "output_tokens", "cost_usd", "turns", "agent_seconds", "duration_s", "started_at",
-    "isolation", "error", "trial_dir", "logs_dir", "record")
+    "isolation", "error", "trial_dir", "logs_dir")
+RECORD_COLUMNS: tuple[str, ...] = ("run_id", "agent", "challenge_id", "trial", "record")
+KEY: tuple[str, ...] = ("run_id", "agent", "challenge_id", "trial")
 
 
 def _upsert(table: str, columns: Sequence[str], key: Sequence[str], keep: Sequence[str] = ()) -> str:
@@ -47,11 +49,13 @@ def _upsert(table: str, columns: Sequence[str], key: Sequence[str], keep: Sequen
 
 
 UPSERT_RUN = _upsert("runs", RUN_COLUMNS, ("run_id",), keep=("started_at",))
-UPSERT_TRIAL = _upsert("trials", TRIAL_COLUMNS, ("run_id", "agent", "challenge_id", "trial"))
+UPSERT_TRIAL = _upsert("trials", TRIAL_COLUMNS, KEY)
+UPSERT_RECORD = _upsert("records", RECORD_COLUMNS, KEY)
 UPSERT_RUN_AGENT = _upsert("run_agents", ("run_id", "agent", "model", "agent_version"),
                            ("run_id", "agent"))
 SET_STATUS = "UPDATE runs SET status = ?, finished_at = ? WHERE run_id = ?"
 DELETE_TRIALS = "DELETE FROM trials WHERE run_id = ?"
+DELETE_RECORDS = "DELETE FROM records WHERE run_id = ?"
 DELETE_RUN_AGENTS = "DELETE FROM run_agents WHERE run_id = ?"
 DELETE_RUN = "DELETE FROM runs WHERE run_id = ?"
 
@@ -110,7 +114,12 @@ def trial_row(run_id: str, record: TrialRecord, trial_dir: Path, model: str | No
             record.challenge_id.split("/", 1)[0], record.status.value, int(record.scored),
             *_score_columns(record), *_measurement_columns(record), *_adapter_columns(record, model),
             record.agent_seconds, record.duration_s, record.started_at, record.isolation,
-            record.error, str(trial_dir), record.logs_dir, dumps_trial(record))
+            record.error, str(trial_dir), record.logs_dir)
+
+
+def record_row(run_id: str, record: TrialRecord) -> tuple[Any, ...]:
+    """The `records` row of one record: the JSON its `record.json` holds."""
+    return (run_id, record.agent, record.challenge_id, record.trial, dumps_trial(record))
 
 
 def _total(score: Any) -> float | None:
@@ -163,14 +172,13 @@ class ResultsIndex:
         """Index one trial whose record is already on disk (replacing an older row of it)."""
         with self.connection.write() as writer:
             writer.execute(UPSERT_TRIAL, trial_row(run_id, record, trial_dir, model))
+            writer.execute(UPSERT_RECORD, record_row(run_id, record))
 
     def sync_run(self, info: RunInfo, records: Iterable[tuple[TrialRecord, Path]]) -> None:
         """Index every given trial of a run (records read from its folder), in one transaction."""
-        rows = [trial_row(info.run_id, r, d, info.model_of(r.agent)) for r, d in records]
         with self.connection.write() as writer:
             _put_run(writer, info)
-            if rows:
-                writer.executemany(UPSERT_TRIAL, rows)
+            _put_trials(writer, info, records)
 
     def set_status(self, run_id: str, status: str, finished_at: str | None) -> None:
         """Record how a run ended."""
@@ -182,19 +190,25 @@ class ResultsIndex:
         count = 0
         with self.connection.write() as writer:
             for run_id in remove:
-                for statement in (DELETE_TRIALS, DELETE_RUN_AGENTS, DELETE_RUN):
+                for statement in (DELETE_TRIALS, DELETE_RECORDS, DELETE_RUN_AGENTS, DELETE_RUN):
                     writer.execute(statement, (run_id,))
             for info, records in runs:
                 _put_run(writer, info)
-                rows = [trial_row(info.run_id, r, d, info.model_of(r.agent)) for r, d in records]
-                if rows:
-                    writer.executemany(UPSERT_TRIAL, rows)
-                count += len(rows)
+                count += _put_trials(writer, info, records)
         return count
 
     def close(self) -> None:
         """Close the connection."""
         self.connection.close()
+
+
+def _put_trials(writer: Writer, info: RunInfo, records: Iterable[tuple[TrialRecord, Path]]) -> int:
+    pairs = list(records)
+    if pairs:
+        writer.executemany(UPSERT_TRIAL, [trial_row(info.run_id, r, d, info.model_of(r.agent))
+                                          for r, d in pairs])
+        writer.executemany(UPSERT_RECORD, [record_row(info.run_id, r) for r, _ in pairs])
+    return len(pairs)
 
 
 def _put_run(writer: Writer, info: RunInfo) -> None:

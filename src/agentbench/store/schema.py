@@ -89,6 +89,13 @@ _V1: tuple[str, ...] = (
         error TEXT,
         trial_dir TEXT NOT NULL,
         logs_dir TEXT NOT NULL,
+        PRIMARY KEY (run_id, agent, challenge_id, trial))""",
+    # NOTE: the full records (kilobytes each) live apart, so scans of `trials` stay small
+    """CREATE TABLE records (
+        run_id TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        challenge_id TEXT NOT NULL,
+        trial INTEGER NOT NULL,
         record TEXT NOT NULL,
         PRIMARY KEY (run_id, agent, challenge_id, trial))""",
     "CREATE INDEX trials_by_agent ON trials (agent, challenge_id, run_id)",

@@ -41,12 +41,12 @@ RUN_ROW = ("SELECT run_id, results_dir, machine, started_at, finished_at, status
            "planned, trials_per, rubric, model, options, agentbench_version, isolation "
            "FROM runs WHERE run_id = ?")
 RUN_AGENTS = "SELECT agent, model, agent_version FROM run_agents WHERE run_id = ? ORDER BY agent"
-RUN_RECORDS = ("SELECT record FROM trials WHERE run_id = ? AND agent = ? "
+RUN_RECORDS = ("SELECT record FROM records WHERE run_id = ? AND agent = ? "
                "ORDER BY challenge_id, trial")
 AGENT_CHALLENGE_RUNS = ("SELECT t.challenge_id, t.run_id, r.started_at, r.rubric FROM trials t "
                         "JOIN runs r ON r.run_id = t.run_id WHERE t.agent = ? "
                         "GROUP BY t.challenge_id, t.run_id, r.started_at, r.rubric")
-CELL_RECORDS = ("SELECT record FROM trials WHERE run_id = ? AND agent = ? AND challenge_id = ? "
+CELL_RECORDS = ("SELECT record FROM records WHERE run_id = ? AND agent = ? AND challenge_id = ? "
                 "ORDER BY trial")
 AGENT_MODEL = "SELECT model FROM run_agents WHERE run_id = ? AND agent = ?"
 COUNTS = "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM trials)"
@@ -230,15 +230,15 @@ def _flat_query() -> str:
     from agentbench.store.index import TRIAL_COLUMNS
 
     # NOTE: the column names are constants of `store.index`; no value is formatted in.
-    shown = ", ".join(c for c in TRIAL_COLUMNS if c != "record")
+    shown = ", ".join(TRIAL_COLUMNS)
     return f"SELECT {shown} FROM trials WHERE run_id = ? ORDER BY agent, challenge_id, trial"
 
 
 def flat_columns() -> tuple[str, ...]:
-    """Names of the columns `trial_rows` returns (every trial column but the record)."""
+    """Names of the columns `trial_rows` returns (every indexed column of a trial)."""
     from agentbench.store.index import TRIAL_COLUMNS
 
-    return tuple(c for c in TRIAL_COLUMNS if c != "record")
+    return TRIAL_COLUMNS
 
 
 def trial_rows(connection: Connection, run_id: str) -> list[dict[str, Any]]:
@@ -247,9 +247,10 @@ def trial_rows(connection: Connection, run_id: str) -> list[dict[str, Any]]:
     return [dict(zip(names, row, strict=True)) for row in connection.query(_flat_query(), (run_id,))]
 
 
-TRIAL_RECORD = ("SELECT record, trial_dir FROM trials WHERE run_id = ? AND agent = ? "
-                "AND challenge_id = ? AND trial = ?")
-RUN_TRIAL_RECORDS = "SELECT record FROM trials WHERE run_id = ? ORDER BY agent, challenge_id, trial"
+TRIAL_RECORD = ("SELECT r.record, t.trial_dir FROM records r JOIN trials t ON t.run_id = r.run_id "
+                "AND t.agent = r.agent AND t.challenge_id = r.challenge_id AND t.trial = r.trial "
+                "WHERE r.run_id = ? AND r.agent = ? AND r.challenge_id = ? AND r.trial = ?")
+RUN_TRIAL_RECORDS = "SELECT record FROM records WHERE run_id = ? ORDER BY agent, challenge_id, trial"
 
 
 def trial_record(connection: Connection, run_id: str, key: tuple[str, str, int]) -> tuple[TrialRecord, str]:
