@@ -259,6 +259,13 @@ def read_only(where: str, detail: str) -> DatabaseError:
                          f"{DB_ENV} elsewhere; {_KEEP} and `agentbench db rebuild` re-indexes them")
 
 
+def disk_full(where: str, detail: str) -> DatabaseError:
+    """The disk holding the database is full."""
+    return DatabaseError(where, f"cannot write it: no space left on device ({detail})",
+                         f"free some space (or point --db / {DB_ENV} elsewhere); {_KEEP} and "
+                         "`agentbench run --resume RUN_ID` or `agentbench db rebuild` catches up")
+
+
 def corrupted(where: str, detail: str) -> DatabaseError:
     """The file is not a database, or its pages are damaged."""
     return DatabaseError(where, f"corrupted or not a database ({detail})",

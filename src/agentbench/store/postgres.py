@@ -79,6 +79,8 @@ def translate(exc: Exception, where: str, timeout: float) -> DatabaseError:
         return database.locked(where, timeout)
     if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
         return database.read_only(where, detail)
+    if isinstance(exc, errors.DiskFull):
+        return database.disk_full(where, detail)
     if isinstance(exc, errors.DataCorrupted | errors.IndexCorrupted):
         return database.corrupted(where, detail)
     if type(exc).__name__ == "OperationalError":

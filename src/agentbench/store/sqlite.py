@@ -96,6 +96,8 @@ def translate(exc: sqlite3.Error, where: str, timeout: float) -> DatabaseError:
         return database.locked(where, timeout)
     if "readonly" in low or "read-only" in low or getattr(exc, "sqlite_errorcode", 0) == 8:
         return database.read_only(where, text)
+    if "disk is full" in low or getattr(exc, "sqlite_errorcode", 0) == 13:
+        return database.disk_full(where, text)
     if "not a database" in low or "malformed" in low or "disk image" in low:
         return database.corrupted(where, text)
     if "unable to open" in low:
