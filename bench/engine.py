@@ -47,6 +47,7 @@ def spread(values: list[float]) -> str:
 @contextlib.contextmanager
 def scratch() -> Iterator[Path]:
     path = Path(tempfile.mkdtemp(prefix="agentbench-bench-"))
+    path.chmod(0o755)  # as root, trials run as their own user, who must read the agents written here
     try:
         yield path
     finally:

@@ -39,3 +39,21 @@ def test_no_note_when_both_rubrics_agree():
     main, others = compare_both([run("a", 95.0, 90.0), run("b", 60.0, 30.0)], sources=["a", "b"],
                                 models=[None, None], options=CompareOptions())
     assert others and not any("rank these agents differently" in n for n in main.notes)
+
+
+def test_scores_broken_down_by_language_when_there_are_several():
+    from dataclasses import replace
+
+    from agentbench.report import Format, render
+
+    stub = run("a", 90.0, 80.0)
+    trials = tuple(replace(t, language="go" if t.challenge_id == "easy/c" else "python")
+                   for t in stub.trials)
+    main, _ = compare_both([replace(stub, trials=trials)], sources=["a"], models=[None],
+                           options=CompareOptions())
+    assert main.languages == ("python", "go")
+    (summary,) = main.agents
+    assert {(s.language, s.challenges) for s in summary.languages} == {("python", 2), ("go", 1)}
+    assert "By language" in render(main, Format("markdown"))
+    single, _ = compare_both([stub], sources=["a"], models=[None], options=CompareOptions())
+    assert "By language" not in render(single, Format("markdown"))

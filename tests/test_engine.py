@@ -207,3 +207,19 @@ def test_sandboxed_commands_see_a_scoring_cache_kept_under_tmp(capsys, tmp_path,
     assert r.exit_code == 0, r.err
     (trial,) = loads_run((tmp_path / "r" / "reference.json").read_text()).trials
     assert trial.measurements.build.success and trial.acceptance_rate == 1.0
+
+
+def test_as_root_a_trial_user_that_cannot_reach_the_agent_means_root_with_a_warning(capsys, tmp_path, tiny_challenges):
+    if os.geteuid() != 0:
+        pytest.skip("trial users exist only when AgentBench runs as root")
+    hidden = tmp_path / "private"
+    hidden.mkdir(mode=0o700)
+    config = fake_agent(hidden, "private", "open('README.md', 'w').write('hi')\n")
+    r = invoke(capsys, *run_args(config, "private", tiny_challenges, tmp_path / "r"))
+    assert r.exit_code == 0, r.err
+    assert "warning: trials run as root, not as their own user" in r.err
+    assert "chmod o+x" in r.err
+    (trial,) = loads_run((tmp_path / "r" / "private.json").read_text()).trials
+    assert "user" not in trial.isolation.split("+")
+    run_dir = next((tmp_path / "r").glob("*/run.json")).parent
+    assert (run_dir / trial.logs_dir / "workspace" / "README.md").read_text() == "hi"

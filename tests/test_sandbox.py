@@ -313,6 +313,27 @@ def test_two_trials_at_once_get_two_users_and_a_released_user_is_clean(tmp_path)
 
 
 @needs_trial_users
+def test_a_trial_folder_left_by_a_killed_run_is_out_of_reach_of_the_uids_next_trial():
+    """A run killed outright (SIGKILL, power cut) leaves its trial folder handed to the uid; the next
+    trial of that uid must not be able to write into it (nor into any other trial's)."""
+    with users.trial_user() as user:
+        assert user is not None
+    stale = Path(tempfile.mkdtemp(prefix="agentbench-trial-"))  # as the killed run left it
+    try:
+        (stale / "workspace").mkdir()
+        users.hand_over(user, stale, [stale / "workspace"])
+        with users.trial_user() as again:
+            assert again is not None
+            setpriv = ["setpriv", f"--reuid={again.uid}", f"--regid={again.gid}", "--clear-groups", "--"]
+            script = "for w in /tmp/agentbench-trial-*/workspace; do touch $w/vandal && echo WROTE $w; done"
+            out = subprocess.run([*setpriv, "/bin/sh", "-c", script], capture_output=True, text=True).stdout
+            assert "WROTE" not in out
+            assert again.uid != user.uid or not stale.exists()
+    finally:
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+@needs_trial_users
 def test_hand_over_and_reachability(tmp_path):
     with make_trial() as trial:
         assert trial.root.stat().st_uid == 0 and trial.root.stat().st_mode & 0o777 == 0o710

@@ -148,8 +148,10 @@ def _parse(path: Path) -> _Doc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}" if mark else str(path)
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise ChallengeError(where, None, f"invalid YAML: {problem}",
-                             "check indentation and quoting on that line") from None
+        tab = mark is not None and "\t" in (text.splitlines()[mark.line:mark.line + 1] or [""])[0]
+        raise ChallengeError(where, None, f"invalid YAML: {problem}" + (" (a tab character)" if tab else ""),
+                             "YAML does not allow tabs for indentation: indent with spaces" if tab
+                             else "check indentation and quoting on that line") from None
     except yaml.YAMLError as exc:
         raise ChallengeError(path, None, f"invalid YAML: {exc}") from None
     if not isinstance(data, dict):
@@ -309,9 +311,11 @@ def _describe(value: Any) -> str:
 
 
 def select_challenges(
-    challenges: Sequence[Challenge], *, ids: Sequence[str] = (), tier: str | None = None
+    challenges: Sequence[Challenge], *, ids: Sequence[str] = (), tier: str | None = None,
+    language: str | None = None,
 ) -> tuple[Challenge, ...]:
-    """Pick challenges by ID or tier (all when neither is given); unknown IDs raise ChallengeError."""
+    """Pick challenges by ID or tier (all when neither is given), then keep those of `language` (any
+    name or alias of a toolchain, e.g. `ts`); unknown IDs raise ChallengeError."""
     by_id = {c.id: c for c in challenges}
     for cid in ids:
         if cid not in by_id:
@@ -321,4 +325,6 @@ def select_challenges(
     if tier is not None and tier not in TIERS:
         raise UsageError(f"unknown tier '{tier}'", f"use one of: {', '.join(TIERS)}")
     picked = [by_id[cid] for cid in ids] if ids else list(challenges)
-    return tuple(c for c in picked if tier is None or c.tier == tier)
+    wanted = None if language is None else canonical_language(language) or get_toolchain(language).name
+    return tuple(c for c in picked if (tier is None or c.tier == tier)
+                 and (wanted is None or c.language == wanted))

@@ -355,6 +355,8 @@ class TrialRecord:
     agent_seconds: float | None = None
     """Wall-clock seconds of the agent as timed by the harness (what efficiency is scored on; the
     adapter's own figure stays in `adapter.time_taken_seconds`, for information)."""
+    language: str | None = None
+    """The challenge's language (canonical toolchain name; None in records older than schema 2)."""
     cut: tuple[str, ...] = ()
     """What the harness cut or refused in this trial, each with its reason (output dropped, files
     not archived, limits hit)."""

@@ -54,6 +54,9 @@ class RunConfig:
     agent_timeout_s: float | None = None
     executor: str = "local"
     executor_address: str | None = None
+    trial_users_off: str | None = None
+    """Why trials do not run as their own user although AgentBench is root (None: they do, where
+    the machine allows it). Set by the runner's checks, not by users."""
 
     def __post_init__(self) -> None:
         if not self.agents:

@@ -109,7 +109,9 @@ def execute(config: RunConfig, progress: Progress | None = None,
     progress = progress or NullProgress()
     versions = agent_versions(config)  # fails fast on an unknown agent or a missing CLI
     check_instruction_files(config)
-    isolation = check_isolation(config, progress)
+    config = check_isolation(config, progress)
+    isolation = users.isolation(config.sandbox, config.limits,
+                                without_users=config.trial_users_off).label
     for agent in config.agents:
         config.run_dir.results_file(agent)  # refuses a name that would overwrite the plan
     index = open_index(config.results_dir, db)
@@ -186,7 +188,8 @@ def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
         assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
                                                                announce or (lambda _: None))
     return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
-                     isolation=isolation or users.isolation(config.sandbox, config.limits).label,
+                     isolation=isolation or users.isolation(config.sandbox, config.limits,
+                                                            without_users=config.trial_users_off).label,
                      secrets=_run_secrets(config), versions=versions or {})
 
 
@@ -251,26 +254,31 @@ def check_instruction_files(config: RunConfig) -> None:
             "remove them, or point TMPDIR at a folder with none of them (and no .git) above it")
 
 
-def check_isolation(config: RunConfig, progress: Progress) -> str:
-    """Say what isolation each trial gets; refuse what would let trials reach each other or fail.
+def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
+    """Say what isolation each trial gets; refuse what would let trials reach each other.
 
-    `--jobs > 1` is refused where trials would share a user and no sandbox separates them. Where
-    trials run as their own user, everything that user must run (the Python of the trial
-    environments, the scoring cache, each agent's executable) must be reachable by it.
+    As root, trials run as their own user only if that user can reach everything it must run (the
+    Python of the trial environments, the scoring cache, each agent's executable); otherwise they
+    run as root, with a warning that names what to fix. `--jobs > 1` is refused where trials would
+    then share a user and no sandbox separates them.
     """
-    isolation = users.isolation(config.sandbox, config.limits)
+    unreachable = _unreachable(config) if users.trial_users_problem() is None else None
+    if unreachable:
+        config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
+        progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
+                      "enterable (e.g. `chmod o+x` on that folder) or install it outside root's home")
+    isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
     progress.note(f"isolation per trial: {isolation.label}")
     for note in isolation.notes:
         progress.note(f"  {note}")
     problem = isolation.jobs_problem(config.jobs)
     if problem:
         raise UsageError(problem, isolation.hint or "use --jobs 1")
-    if users.trial_users_problem() is None:
-        _check_reachable(config)
-    return isolation.label
+    return config
 
 
-def _check_reachable(config: RunConfig) -> None:
+def _unreachable(config: RunConfig) -> str | None:
+    """What a trial user could not reach, in words; None when it can reach everything."""
     probe = TrialUser(users.TRIAL_UID_BASE, users.TRIAL_UID_BASE)
     needed = [(Path(getattr(sys, "_base_executable", sys.executable)), True), (cache_dir(), False)]
     for agent in config.agents:
@@ -280,9 +288,8 @@ def _check_reachable(config: RunConfig) -> None:
     for path, execute in needed:
         problem = users.reachable(probe, path, execute=execute)
         if problem:
-            raise RunError(f"trials run as their own unprivileged user, who cannot use {path}: {problem}",
-                           "make it reachable (e.g. `chmod o+x` on the folder), install it outside "
-                           "root's home, or run AgentBench as an ordinary user")
+            return f"{path} ({problem})"
+    return None
 
 
 def _reads_ancestors(adapter: object) -> bool:
@@ -293,12 +300,13 @@ def _reads_ancestors(adapter: object) -> bool:
 
 
 @functools.cache
-def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> tuple[str | None, str]:
+def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str,
+                  users_off: str | None) -> tuple[str | None, str]:
     """(agent version, isolation label), found once per worker process and reused by its tasks.
 
     NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
     each time cost 9% of a trial."""
-    return agent_version(agent, configs, sandbox), users.isolation(sandbox).label
+    return agent_version(agent, configs, sandbox), users.isolation(sandbox, without_users=users_off).label
 
 
 def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
@@ -379,7 +387,8 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
         config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
         spec = replace(spec, challenge=challenge)
-        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox)
+        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
+                                           config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
         record = scrub(attempts(spec, config, shared, Cancel(threading.Event(), uuid.uuid4().hex)),
                        config.run_dir.root, shared.secrets)

@@ -87,7 +87,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
     try:
         adapter = get_adapter(spec.agent, dict(config.agent_configs))
         base = replace(base, isolation=_isolation_label(adapter, shared))
-        with trial_user() as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
+        users = trial_user() if config.trial_users_off is None else contextlib.nullcontext(None)
+        with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
             dirs = make_trial_dirs(Path(tmp), user)
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
@@ -230,6 +231,7 @@ class _Record:
             agent=self.spec.agent, challenge_id=self.spec.challenge.id, trial=self.spec.trial,
             status=status, adapter=adapter, measurements=measurements, seed_score=seed, score=score,
             verified_score=verified, agent_seconds=agent_seconds, started_at=self.started_at,
+            language=self.spec.challenge.language,
             duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
             isolation=self.isolation, error=error, cut=self.cut,
         )

@@ -20,6 +20,7 @@ import os
 import pwd
 import shutil
 import stat
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,7 @@ def trial_user(lock_dir: Path = LOCK_DIR) -> Iterator[TrialUser | None]:
         return
     folder = _lock_dir(lock_dir)
     with _claim(folder) as user:
+        sweep(user)  # what a trial of this uid left when its run was killed before it could clean up
         try:
             yield user
         finally:
@@ -112,14 +114,25 @@ def _uid_taken(uid: int) -> bool:
 def release(user: TrialUser) -> None:
     """Kill every process of `user` and remove what it left in the shared temp folders."""
     kill_user(user)
-    for folder in SHARED_TEMP:
+    sweep(user)
+
+
+def sweep(user: TrialUser) -> None:
+    """Remove from the shared temp folders whatever `user` owns, and every trial folder handed to it.
+
+    Called with the uid's lock held, so no live trial has that uid: a trial folder still carrying its
+    group (root's, mode 0710, see `hand_over`) was left by a run killed outright, and would otherwise
+    let the uid's next trial write into that stale workspace.
+    """
+    for folder in {*SHARED_TEMP, Path(tempfile.gettempdir())}:
         try:
             entries = list(os.scandir(folder))
         except OSError:
             continue
         for entry in entries:
             with contextlib.suppress(OSError):
-                if entry.stat(follow_symlinks=False).st_uid == user.uid:
+                info = entry.stat(follow_symlinks=False)
+                if info.st_uid == user.uid or (info.st_uid == 0 and info.st_gid == user.gid):
                     _remove(Path(entry.path))
 
 
@@ -245,10 +258,11 @@ class Isolation:
                 "(no per-trial user and no sandbox)")
 
 
-def isolation(sandbox: str, limits: Limits | None = None) -> Isolation:
-    """Probe this machine: what a trial run with `--sandbox sandbox` gets."""
+def isolation(sandbox: str, limits: Limits | None = None, *, without_users: str | None = None) -> Isolation:
+    """Probe this machine: what a trial run with `--sandbox sandbox` gets (`without_users`: why
+    trial users are not used although the machine has them)."""
     limits = limits or Limits()
-    problem = trial_users_problem()
+    problem = without_users or trial_users_problem()
     cgroup = cgroups_available()
     bwrap = sandbox == "bwrap" and bwrap_path() is not None
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)

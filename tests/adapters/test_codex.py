@@ -83,7 +83,7 @@ def test_registry_name_and_declared_data() -> None:
     adapter = get_adapter("codex")
     assert isinstance(adapter, CodexAdapter)
     assert adapter.name == "codex" and adapter.executable == "codex"
-    assert adapter.package == "@openai/codex"
+    assert adapter.package.startswith("@openai/codex (npm install -g @openai/codex")
     assert set(adapter.passthrough_env) == {"OPENAI_API_KEY", "OPENAI_BASE_URL"}
 
 

@@ -46,7 +46,7 @@ trial = trial_setup
 def test_registered_under_its_name() -> None:
     assert ADAPTERS["gemini"] is GeminiAdapter
     assert GeminiAdapter().name == "gemini"
-    assert GeminiAdapter.package == "@google/gemini-cli"
+    assert GeminiAdapter.package.startswith("@google/gemini-cli (npm install -g @google/gemini-cli")
 
 
 def test_build_argv_is_headless_json_yolo_and_trusted(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def no_user_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_registered_under_its_name() -> None:
     assert ADAPTERS["qwen"] is QwenCodeAdapter
-    assert QwenCodeAdapter().name == "qwen" and QwenCodeAdapter.package == "@qwen-code/qwen-code"
+    assert QwenCodeAdapter().name == "qwen" and QwenCodeAdapter.package.startswith("@qwen-code/qwen-code (npm install -g")
 
 
 def test_build_argv_is_headless_json_yolo_and_the_prompt_comes_on_stdin(tmp_path: Path) -> None:

@@ -86,7 +86,7 @@ class AiderAdapter(CommandAdapter):
 
     adapter_name = "aider"
     executable = "aider"
-    package = "aider-chat (PyPI, own venv: ci/install/aider.sh)"
+    package = "aider-chat (pip install aider-chat in a venv of its own, or ci/install/aider.sh)"
     version_source = PythonDistribution("aider-chat")
     scripted_env = (("OPENAI_API_BASE", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     ("AIDER_MODEL", "openai/scripted"))

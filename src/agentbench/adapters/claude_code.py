@@ -71,7 +71,7 @@ class ClaudeCodeAdapter(CommandAdapter):
 
     adapter_name = "claude-code"
     executable = "claude"
-    package = "@anthropic-ai/claude-code (npm install -g @anthropic-ai/claude-code)"
+    package = "@anthropic-ai/claude-code (npm install -g @anthropic-ai/claude-code, or ci/install/claude-code.sh)"
     version_source = NpmPackage("@anthropic-ai/claude-code")
     scripted_env = (("ANTHROPIC_BASE_URL", "{url}"), ("ANTHROPIC_API_KEY", "sk-ant-scripted"))
     passthrough_env = (

@@ -129,7 +129,7 @@ class CodexAdapter(CommandAdapter):
 
     adapter_name = "codex"
     executable = "codex"
-    package = "@openai/codex"
+    package = "@openai/codex (npm install -g @openai/codex, or ci/install/codex.sh)"
     version_source = NpmPackage("@openai/codex")
     scripted_env = (("OPENAI_BASE_URL", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"))
     passthrough_env = (KEY_VARIABLE, BASE_URL_VARIABLE)

@@ -109,7 +109,7 @@ class GeminiAdapter(CommandAdapter):
 
     adapter_name = "gemini"
     executable = "gemini"
-    package = "@google/gemini-cli"
+    package = "@google/gemini-cli (npm install -g @google/gemini-cli on Node >= 22, or ci/install/gemini.sh)"
     version_source = NpmPackage("@google/gemini-cli")
     scripted_env = (("GOOGLE_GEMINI_BASE_URL", "{url}"), ("GEMINI_API_KEY", "scripted-key"))
     passthrough_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",

@@ -134,7 +134,7 @@ class OpenCodeAdapter(CommandAdapter):
 
     adapter_name = "opencode"
     executable = "opencode"
-    package = "opencode-ai"
+    package = "opencode-ai (npm install -g opencode-ai, or ci/install/opencode.sh)"
     version_source = NpmPackage("opencode-ai")
     scripted_env = ((BASE_URL_VARIABLE, "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     (MODEL_VARIABLE, "scripted"))

@@ -104,7 +104,7 @@ class QwenCodeAdapter(CommandAdapter):
 
     adapter_name = "qwen"
     executable = "qwen"
-    package = "@qwen-code/qwen-code"
+    package = "@qwen-code/qwen-code (npm install -g @qwen-code/qwen-code on Node >= 22, or ci/install/qwen.sh)"
     version_source = NpmPackage("@qwen-code/qwen-code")
     scripted_env = (("OPENAI_BASE_URL", "{url}/v1"), ("OPENAI_API_KEY", "sk-scripted"),
                     ("OPENAI_MODEL", "scripted"))

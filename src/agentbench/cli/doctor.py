@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -27,6 +28,7 @@ def command(agents: tuple[str, ...], executor: str, address: str | None,
     from agentbench.settings import find_agents_config, load_agents_config
 
     configs = load_agents_config(find_agents_config(agents_config))
+    check_agent_names(agents, configs)
     rows = run_doctor(list(agents), configs, executor=executor, address=address)
     if as_json:
         click.echo(json.dumps([row._asdict() for row in rows], indent=2))
@@ -34,6 +36,16 @@ def command(agents: tuple[str, ...], executor: str, address: str | None,
         _print(rows)
     if not all(row.ok for row in rows):
         sys.exit(1)
+
+
+def check_agent_names(agents: tuple[str, ...], configs: dict[str, Any]) -> None:
+    """An agent name nobody knows is bad input (exit 2), not a failed check."""
+    from agentbench.adapters.registry import ADAPTERS
+    from agentbench.errors import UnknownAdapterError
+
+    for name in agents:
+        if name not in configs and name not in ADAPTERS:
+            raise UnknownAdapterError(name, sorted({*ADAPTERS, *configs}))
 
 
 def _print(rows: list) -> None:  # type: ignore[type-arg]

@@ -13,13 +13,15 @@ from agentbench.models import TIERS
 
 @click.command(name="list")
 @click.option("--tier", type=click.Choice(TIERS), help="Only challenges of this tier.")
+@click.option("--language", metavar="LANG", help="Only challenges in this language (e.g. python, ts, go).")
 @challenges_option
 @json_option
-def command(tier: str | None, challenge_dirs: tuple[str, ...], as_json: bool) -> None:
+def command(tier: str | None, language: str | None, challenge_dirs: tuple[str, ...], as_json: bool) -> None:
     """List the available challenges (built-in and from --challenges folders)."""
     from pathlib import Path
 
-    challenges = select_challenges(discover_challenges([Path(d) for d in challenge_dirs]), tier=tier)
+    challenges = select_challenges(discover_challenges([Path(d) for d in challenge_dirs]), tier=tier,
+                                   language=language)
     if as_json:
         rows = [{"id": c.id, "name": c.name, "tier": c.tier, "language": c.language,
                  "time_limit_minutes": c.time_limit_minutes,

@@ -28,6 +28,7 @@ from agentbench.store import RunDir
               help="Challenge ID such as easy/password-gen (repeatable).")
 @click.option("--tier", type=click.Choice(TIERS), help="Run every challenge of this tier.")
 @click.option("--all", "run_all", is_flag=True, help="Run every challenge.")
+@click.option("--language", metavar="LANG", help="Only challenges in this language (e.g. python, ts, go).")
 @click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True,
               help="Trials per (agent, challenge).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -112,11 +113,11 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
 
 def _pick_challenges(options: dict[str, Any]) -> tuple[Challenge, ...]:
     ids, tier, run_all = tuple(options["challenge_ids"]), options["tier"], options["run_all"]
-    if sum(bool(x) for x in (ids, tier, run_all)) != 1:
+    if sum(bool(x) for x in (ids, tier, run_all)) != 1 and not (options["language"] and not ids and not run_all):
         raise UsageError("choose what to run with exactly one of --challenge, --tier or --all",
-                         "e.g. agentbench run --agent reference --tier easy")
+                         "e.g. agentbench run --agent reference --tier easy (--language ts alone: every TypeScript challenge)")
     everything = discover_challenges([Path(d) for d in options["challenge_dirs"]])
-    return select_challenges(everything, ids=ids, tier=tier)
+    return select_challenges(everything, ids=ids, tier=tier, language=options["language"])
 
 
 def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
@@ -133,7 +134,7 @@ def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
     )
 
 
-PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "run_all", "trials", "rubric", "model", "sandbox",
+PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "language", "run_all", "trials", "rubric", "model", "sandbox",
                 "agent_timeout", "run_id", "challenge_dirs", "agents_config")
 """Options that define what a run is: fixed by its plan once it started."""
 

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
               help="Re-runs of the hidden tests on the reference, to find flaky tests.")
 @click.option("--results", "results_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("results"), show_default=True, help="Where the validation run is kept.")
+@click.option("--language", metavar="LANG", help="Only challenges in this language (e.g. python, ts, go).")
 @challenges_option
-def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path,
+def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, language: str | None,
             challenge_dirs: tuple[str, ...]) -> None:
     """Check challenges: schema, lint, `reference` >= 95 with all hidden tests passing,
     `noop` <= 10 with none passing, and no flaky hidden test. Exits 1 on any invalid challenge.
@@ -44,7 +45,7 @@ def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path,
     console = output_console()
     for error in errors:
         console.print(Text.assemble(("invalid: ", "red"), error.message))
-    picked = select_challenges(challenges, ids=ids)
+    picked = select_challenges(challenges, ids=ids, language=language)
     with RichProgress() as progress:
         verdicts = validate(picked, results_dir=results_dir, run_id=new_run_id(["validate"]),
                             jobs=jobs, repeats=repeats, progress=progress)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from statistics import fmean
 
@@ -15,6 +15,7 @@ from agentbench.comparison.model import (
     Cell,
     CompareOptions,
     Comparison,
+    LanguageScore,
     TierScore,
     TrialRow,
     tier_of,
@@ -225,6 +226,7 @@ def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequ
         mean_output_tokens=_mean_or_none(a.output_tokens for a in adapters),
         statuses=tuple(sorted(Counter(t.status.value for t in run.trials).items())),
         tiers=_tiers(cells),
+        languages=_languages(cells, {t.challenge_id: t.language for t in run.trials if t.language}),
     )
 
 
@@ -251,6 +253,15 @@ def _tiers(cells: Sequence[Cell]) -> tuple[TierScore, ...]:
     order = [t for t in TIERS if t in by_tier] + sorted(set(by_tier) - set(TIERS))
     return tuple(TierScore(tier=t, score=fmean(by_tier[t]), challenges=len(by_tier[t]))
                  for t in order)
+
+
+def _languages(cells: Sequence[Cell], language_of: Mapping[str, str]) -> tuple[LanguageScore, ...]:
+    by_language: dict[str, list[float]] = {}
+    for cell in cells:
+        if cell.challenge_id in language_of:
+            by_language.setdefault(language_of[cell.challenge_id], []).append(cell.summary.mean)
+    return tuple(LanguageScore(language=name, score=fmean(scores), challenges=len(scores))
+                 for name, scores in sorted(by_language.items()))
 
 
 def _trial_row(label: str, run_id: str, trial: TrialRecord, field: str) -> TrialRow:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from agentbench import stats
@@ -137,6 +138,18 @@ class TierScore:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LanguageScore:
+    """An agent's mean score over one language's challenges."""
+
+    language: str
+    """The challenges' language (`python`, `typescript`, `go`...)."""
+    score: float
+    """Mean over the language's challenges of the per-challenge mean."""
+    challenges: int
+    """Challenges of this language the agent has scores for."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AgentSummary:
     """One agent's results, summed up."""
 
@@ -206,6 +219,8 @@ class AgentSummary:
     statuses: tuple[tuple[str, int], ...]
     """How many trials ended in each status."""
     tiers: tuple[TierScore, ...]
+    languages: tuple[LanguageScore, ...] = ()
+    """Per language, where the trials say it (records of schema 2 and later)."""
     """Mean score per tier."""
 
 
@@ -328,6 +343,16 @@ class Comparison:
         """The tiers present, easy to hard first, custom ones after."""
         present = {tier_of(c) for c in self.challenges}
         return tuple(t for t in TIERS if t in present) + tuple(sorted(present - set(TIERS)))
+
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages present, the one with most challenges first."""
+        counts: Counter[str] = Counter()
+        for agent in self.agents:
+            for score in agent.languages:
+                counts[score.language] += score.challenges
+        return tuple(sorted(counts, key=lambda name: (-counts[name], name)))
 
 
 def tier_of(challenge_id: str) -> str:

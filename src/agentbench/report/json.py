@@ -39,6 +39,7 @@ def comparison_to_dict(comparison: Comparison) -> dict[str, Any]:
     """The comparison as plain JSON values."""
     body = to_jsonable(comparison)
     body["tiers"] = list(comparison.tiers)
+    body["languages"] = list(comparison.languages)
     return {"comparison_version": COMPARISON_VERSION, **_finite(body)}
 
 

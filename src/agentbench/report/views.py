@@ -237,6 +237,18 @@ def tiers(c: Comparison) -> TableView:
                      caption="Mean over the tier's challenges of the per-challenge mean.")
 
 
+def languages(c: Comparison) -> TableView | None:
+    """Mean score per language and agent (None with a single language)."""
+    if len(c.languages) < 2:
+        return None
+    ranked = c.ranked
+    rows = tuple((name, *(number(next((s.score for s in a.languages if s.language == name), None))
+                          for a in ranked)) for name in c.languages)
+    return TableView(id="languages", title="By language", headers=("Language", *(a.label for a in ranked)),
+                     rows=rows, agent_headers=True,
+                     caption="Mean over the language's challenges of the per-challenge mean.")
+
+
 def spread(c: Comparison) -> TableView:
     """Per-challenge mean, standard deviation and number of scored trials."""
     ranked = c.ranked
@@ -257,7 +269,7 @@ def spread(c: Comparison) -> TableView:
 def after_seed(c: Comparison,
                others: Sequence[tuple[str, Comparison]] = ()) -> tuple[TableView, ...]:
     """Every table shown after the seed's two, in order (`others`: extra ranking columns)."""
-    hidden = hidden_matrix(c)
+    hidden, by_language = hidden_matrix(c), languages(c)
     return (ranking(c, others), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c),
-            usage(c), failures(c), agents(c), tiers(c))
+            usage(c), failures(c), agents(c), tiers(c), *((by_language,) if by_language else ()))
 

@@ -21,10 +21,16 @@ ENTRY_POINT_GROUP = "agentbench.toolchains"
 
 _BUILTIN: dict[str, str] = {
     "python": "agentbench.toolchains.python:PythonToolchain",
+    "typescript": "agentbench.toolchains.node:TypeScriptToolchain",
+    "go": "agentbench.toolchains.go:GoToolchain",
 }
 """Built-in toolchains: language -> "module:Class"."""
 
-_BUILTIN_ALIASES: dict[str, str] = {"py": "python", "python3": "python"}
+_BUILTIN_ALIASES: dict[str, str] = {
+    "py": "python", "python3": "python",
+    **dict.fromkeys(("ts", "javascript", "js", "node"), "typescript"),
+    "golang": "go",
+}
 """Other spellings of built-in languages."""
 
 

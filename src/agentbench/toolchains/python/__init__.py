@@ -3,11 +3,12 @@ over every product file, lizard-ready source lists, hidden tests against a copy 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
-from agentbench.toolchains.base import HiddenRun, MeasureContext, OwnTests, SourceFiles
+from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, OwnTests, SourceFiles
 from agentbench.toolchains.python import hidden
 from agentbench.toolchains.python.build import measure_build
 from agentbench.toolchains.python.coverage import coverage_config, measure_coverage
@@ -19,7 +20,11 @@ from agentbench.toolchains.python.env import (
 )
 from agentbench.toolchains.python.lint import lint_python_challenge
 from agentbench.toolchains.python.sources import classify_sources
-from agentbench.toolchains.python.testrun import ProbedCommand, run_probed, to_measurement
+from agentbench.toolchains.python.testrun import run_probed, to_measurement
+
+COVERAGE_CORE = {"COVERAGE_CORE": "sysmon"} if sys.version_info >= (3, 12) else {}
+"""On Python 3.12+ coverage measures through sys.monitoring, much cheaper in every process it starts
+in (the trial environments use AgentBench's own Python)."""
 
 
 def _env(work: Path) -> PythonEnv:
@@ -59,8 +64,8 @@ class PythonToolchain:
         """Each test command under the probe, with coverage on in every process of the venv."""
         rc = coverage_config(work, ctx.dirs.workspace)
         ctx.let_write(work)
-        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc)})
-        runs = [run_probed(ProbedCommand(command=command, env=env, log_name=f"test-{index}"),
+        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc), **COVERAGE_CORE})
+        runs = [run_probed(CommandSpec(command=command, env=env, log_name=f"test-{index}"),
                            ctx, ctx.confinement(work))
                 for index, command in enumerate(challenge.test_commands, start=1)]
         return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace),

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.toolchains.base import HiddenRun, MeasureContext
+from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext
 from agentbench.toolchains.python.env import command_env, create_env
 from agentbench.toolchains.python.probe import Tally
-from agentbench.toolchains.python.testrun import ProbedCommand, run_probed
+from agentbench.toolchains.python.testrun import run_probed
 from agentbench.workspace import TrialDirs, agent_files, copy_tree
 
 PLANTED_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py", "pytest.ini"})
@@ -87,7 +87,7 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     ctx.let_read(root)
     ctx.let_write(dirs.home, dirs.tmp, out)
     confinement = ctx.confine((dirs.home, dirs.tmp, out), (root,))
-    probed = run_probed(ProbedCommand(command="pytest <hidden acceptance tests>", env=variables,
+    probed = run_probed(CommandSpec(command="pytest <hidden acceptance tests>", env=variables,
                                       log_name=log_name, argv=argv, timeout_s=spec.time_limit_seconds,
                                       cwd=dirs.tmp), ctx, confinement)
     return _Run(tally=probed.tally, junit=junit, result=probed.result)

@@ -8,7 +8,7 @@ each test's outcome and anything the harness rejected.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -27,26 +27,9 @@ class ProbedRun:
     tally: Tally
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbedCommand:
-    """What to run under the probe."""
-
-    command: str
-    """As written (shown in records)."""
-    env: Mapping[str, str]
-    """Its environment, without the probe's variables."""
-    log_name: str
-    """Log file stem."""
-    argv: tuple[str, ...] = ()
-    """Explicit argv (default: split from `command`)."""
-    timeout_s: float | None = None
-    """Time limit (default: the context's)."""
-    cwd: Path | None = None
-    """Folder (default: the workspace)."""
-
-
-def run_probed(spec: ProbedCommand, ctx: MeasureContext, confinement: Confinement) -> ProbedRun:
-    """Run one pytest command with a fresh probe and judge what it reported."""
+def run_probed(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> ProbedRun:
+    """Run one pytest command (its environment without the probe's variables) with a fresh probe
+    and judge what it reported."""
 
     probe = install_probe(ctx.private_dir("probe"))
     ctx.let_read(probe.folder)
@@ -54,10 +37,8 @@ def run_probed(spec: ProbedCommand, ctx: MeasureContext, confinement: Confinemen
     with open_channel() as channel:
         env = {**spec.env, **probe.variables(channel.write_fd),
                "PYTHONPATH": ":".join(filter(None, [str(probe.folder), spec.env.get("PYTHONPATH")]))}
-        result = run_command(CommandSpec(
-            command=spec.command, env=env, log_name=spec.log_name, argv=argv,
-            timeout_s=spec.timeout_s, cwd=spec.cwd, pass_fds=(channel.write_fd,),
-        ), ctx, replace(confinement, readable=(*confinement.readable, probe.folder)))
+        result = run_command(replace(spec, env=env, argv=argv, pass_fds=(channel.write_fd,)), ctx,
+                             replace(confinement, readable=(*confinement.readable, probe.folder)))
         stream = channel.stream()
     judged = tally(stream, probe, returncode=result.returncode, timed_out=result.timed_out,
                    direct=argv[0] != "/bin/sh")

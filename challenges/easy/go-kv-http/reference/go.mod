@@ -1,0 +1,3 @@
+module example.com/kvhttp
+
+go 1.22

@@ -1,0 +1,131 @@
+"""The Go toolchain: `go build ./...` or the setup commands, `go test -json` counted by the harness,
+statement coverage of every package from `-coverpkg=./... -coverprofile`, hidden `_test.go` files in
+a copy of the project, and a private copy of a warmed build cache per trial."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from agentbench.models import (
+    AcceptanceSpec,
+    BuildMeasurement,
+    Challenge,
+    CommandResult,
+    CoverageMeasurement,
+    TestMeasurement,
+)
+from agentbench.toolchains.base import (
+    CommandSpec,
+    HiddenRun,
+    MeasureContext,
+    OwnTests,
+    SourceFiles,
+    command_argv,
+    read_log,
+    run_command,
+)
+from agentbench.toolchains.go import hidden
+from agentbench.toolchains.go.assets import go_assets, load_go, trial_build_cache
+from agentbench.toolchains.go.coverage import measure_coverage
+from agentbench.toolchains.go.gotest import Tally, go_test_argv, tally
+from agentbench.toolchains.go.lint import lint_go_challenge
+from agentbench.toolchains.go.sources import classify_sources, test_files_of
+from agentbench.toolchains.go.tools import go_env
+
+
+class GoToolchain:
+    """Measures Go challenges (see the package docstring)."""
+
+    name = "go"
+    aliases: tuple[str, ...] = ("golang",)
+
+    def prepare_run(self, cache: Path, log_dir: Path,
+                    announce: Callable[[str], None] = lambda _: None) -> Path:
+        """The cached assets: where Go is, and the warmed build cache."""
+        return go_assets(cache, log_dir, announce)
+
+    def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
+        """A fresh folder with the trial's own build cache, GOPATH and coverage folder."""
+        work = ctx.private_dir("env")
+        trial_build_cache(ctx.assets, ctx.dirs.base, work)
+        for name in ("gopath", "cover"):
+            (work / name).mkdir()
+        ctx.let_write(work)  # NOTE: the trial's builds and tests write the caches and profiles there
+        return work
+
+    def sources(self, workspace: Path) -> SourceFiles:
+        """Product code and tests (see `sources`)."""
+        return classify_sources(workspace)
+
+    def build(self, challenge: Challenge, ctx: MeasureContext, work: Path,
+              sources: SourceFiles) -> BuildMeasurement:
+        """The setup commands in order, or `go build ./...`; a project with no Go file does not build."""
+        go = load_go(ctx.assets)
+        if not challenge.setup_commands and not sources.product and not sources.tests:
+            return BuildMeasurement(success=False)
+        commands = challenge.setup_commands or ("go build ./...",)
+        results: list[CommandResult] = []
+        for index, command in enumerate(commands, start=1):
+            argv = _with_go(command, go)
+            results.append(run_command(CommandSpec(command=command, env=go_env(go, ctx.dirs, work),
+                                                   log_name=f"setup-{index}", argv=argv),
+                                       ctx, ctx.confinement(work)))
+            if not results[-1].ok:
+                break
+        return BuildMeasurement(success=all(r.ok for r in results), commands=tuple(results))
+
+    def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
+        """Each `go test` command with -json and coverage of every package of the module."""
+        go = load_go(ctx.assets)
+        runs: list[tuple[CommandResult, Tally]] = []
+        for index, command in enumerate(challenge.test_commands, start=1):
+            profile = work / "cover" / f"test-{index}.out"
+            argv, direct = go_test_argv(command, str(go), ("-count=1", "-coverpkg=./...",
+                                                           f"-coverprofile={profile}"))
+            result = run_command(CommandSpec(command=command, env=go_env(go, ctx.dirs, work),
+                                             log_name=f"test-{index}", argv=argv),
+                                 ctx, ctx.confinement(work))
+            runs.append((result, tally(read_log(ctx, result), returncode=result.returncode,
+                                       timed_out=result.timed_out, direct=direct)))
+        return OwnTests(tests=_measurement(runs, ctx), coverage_data=work / "cover")
+
+    def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+        """Statements covered over every product file."""
+        folder = own.coverage_data
+        profiles = sorted(folder.glob("*.out")) if folder is not None and folder.is_dir() else []
+        return measure_coverage(profiles, sources.product, ctx)
+
+    def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
+        """The hidden tests in a copy of `project`."""
+        return hidden.run_hidden_tests(spec, ctx, project, load_go(ctx.assets))
+
+    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
+        """Hidden tests run against the reference solution."""
+        return hidden.count_hidden_tests(spec, reference, ctx, load_go(ctx.assets))
+
+    def lint(self, challenge: Challenge) -> tuple[str, ...]:
+        """Test commands the harness cannot count; hidden tests needing more than it provides."""
+        return lint_go_challenge(challenge)
+
+
+def _with_go(command: str, go: Path) -> tuple[str, ...]:
+    argv = command_argv(command)
+    return (str(go), *argv[1:]) if argv and argv[0] == "go" else tuple(argv)
+
+
+def _measurement(runs: list[tuple[CommandResult, Tally]], ctx: MeasureContext) -> TestMeasurement:
+    """Add up the tallies of several commands; any unestablished or forged count voids them all."""
+    tallies = [t for _, t in runs]
+    tampering = tuple(x for t in tallies for x in t.tampering)
+    problem = next((t.problem for t in tallies if t.problem), None)
+    if tampering and problem is None:
+        problem = "test outcomes were rewritten or forged: " + tampering[0]
+    passed = sum(t.passed for t in tallies)
+    packages = tuple(sorted({p for t in tallies for p in t.packages}))
+    return TestMeasurement(
+        passed=0 if problem else passed,
+        failed=sum(t.failed for t in tallies) + (passed if problem else 0),
+        skipped=sum(t.skipped for t in tallies), collected=sum(t.collected for t in tallies),
+        source="probe" if tallies else "none", commands=tuple(r for r, _ in runs),
+        test_files=test_files_of(packages, ctx.dirs.workspace), tampering=tampering, problem=problem)

@@ -1,0 +1,85 @@
+"""Statement coverage of every product Go file by the agent's tests, from `go test -coverprofile`.
+
+The harness adds `-coverpkg=./... -coverprofile=<its folder>` to every `go test` command, so each
+package of the module is instrumented in every test binary and the go command writes one profile.
+The harness reads the profiles itself (regular files only): a block counts its statements, covered
+when any test binary ran it. A product file no profile mentions (never compiled into a test binary,
+e.g. excluded by a build constraint) counts every non-blank, non-comment line as one uncovered
+statement. There is nothing like a pragma to exclude code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from agentbench.models import CoverageMeasurement
+from agentbench.toolchains.base import MeasureContext
+from agentbench.toolchains.go.sources import module_path
+
+_BLOCK = re.compile(r"^(.+\.go):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$")
+MAX_PROFILE_BYTES = 256 * 1024 * 1024
+
+
+def measure_coverage(profiles: Iterable[Path], product: Sequence[Path], ctx: MeasureContext) -> CoverageMeasurement:
+    """Covered / total statements over every file in `product` (see the module docstring)."""
+    workspace = ctx.dirs.workspace
+    blocks = _blocks(profiles, module_path(workspace))
+    per_file: dict[str, tuple[int, int]] = {}
+    for path in product:
+        rel = str(path.relative_to(workspace))
+        mine = blocks.get(rel)
+        if mine is None:
+            per_file[rel] = (0, _code_lines(path))
+        else:
+            per_file[rel] = (sum(s for s, hit in mine.values() if hit), sum(s for s, _ in mine.values()))
+    covered = sum(c for c, _ in per_file.values())
+    problem = None if blocks else "no coverage profile: no go test command wrote one"
+    _write_report(ctx, per_file, problem)
+    return CoverageMeasurement(covered_lines=covered, total_lines=sum(t for _, t in per_file.values()),
+                               files=len(per_file), problem=problem if not covered else None)
+
+
+def _blocks(profiles: Iterable[Path], module: str | None) -> dict[str, dict[str, tuple[int, bool]]]:
+    """Per file (relative to the module root): block -> (statements, covered)."""
+    found: dict[str, dict[str, tuple[int, bool]]] = {}
+    for profile in profiles:
+        for line in _lines(profile):
+            match = _BLOCK.match(line)
+            if match is None or module is None or not match.group(1).startswith(module + "/"):
+                continue
+            rel = match.group(1)[len(module) + 1:]
+            key = ",".join(match.group(2, 3, 4, 5))
+            statements, hit = int(match.group(6)), int(match.group(7)) > 0
+            old = found.setdefault(rel, {}).get(key, (statements, False))
+            found[rel][key] = (statements, old[1] or hit)
+    return found
+
+
+def _lines(profile: Path) -> list[str]:
+    try:
+        if not profile.is_file() or profile.is_symlink() or profile.stat().st_size > MAX_PROFILE_BYTES:
+            return []
+        return profile.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def _code_lines(path: Path) -> int:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return 0
+    return sum(1 for line in lines if line.strip() and not line.strip().startswith("//"))
+
+
+def _write_report(ctx: MeasureContext, per_file: dict[str, tuple[int, int]], problem: str | None) -> None:
+    report = {"files": {name: {"covered": c, "statements": t} for name, (c, t) in per_file.items()},
+              "problem": problem}
+    (ctx.trial_dir / "coverage.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
+    (ctx.logs() / "coverage.log").write_text(
+        "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
+        encoding="utf-8", errors="backslashreplace")

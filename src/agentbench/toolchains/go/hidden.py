@@ -1,0 +1,100 @@
+"""Hidden acceptance tests for Go: `_test.go` files copied into the packages of a copy of the project.
+
+The project is copied (regular files only) into a fresh harness folder *without the agent's own
+`_test.go` files* (they could clash with the hidden tests' names, or not compile); the hidden tests
+are copied over it, folder for folder (`acceptance/kv/store_test.go` goes into the copy's `kv/`).
+The harness's Go runs `go test -json -count=1` on exactly the packages holding hidden tests, with the
+trial's private copy of the warmed build cache (made here, taken over by the agent's own tests after), the harness's module cache, GOFLAGS=-mod=mod and no network;
+under `--sandbox bwrap` it is confined with the project read-only.
+
+Forgery voids the hidden tests (nothing passed): what `gotest.tally` rejects, more tests than the
+reference runs, or a product file carrying test2json's framing byte or AgentBench's name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
+from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, read_log, run_command
+from agentbench.toolchains.go.assets import hidden_build_cache
+from agentbench.toolchains.go.gotest import Tally, tally
+from agentbench.toolchains.go.tools import go_env
+from agentbench.workspace import TrialDirs, agent_files, copy_tree
+
+MARKERS = (b"AGENTBENCH", b"\\x16", b"\\026", b"\\u0016", b"\x16")
+"""Text no product file has a reason to contain: test2json's framing byte, or the harness's name."""
+MAX_SCANNED_BYTES = 4 * 1024 * 1024
+
+
+def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, go: Path) -> HiddenRun:
+    """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
+    aimed = _aimed_at_the_harness(project)
+    judged, result = _run(spec, ctx, project, "acceptance", go)
+    voiding = [*judged.tampering, *aimed]
+    expected = ctx.expected_acceptance_tests
+    if expected is not None and judged.collected > expected:
+        voiding.append(f"{judged.collected} hidden tests reported, the reference runs {expected}")
+    uncollected = max(0, expected - judged.collected) if expected else 0
+    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
+    tests = TestMeasurement(
+        passed=0 if problem else judged.passed,
+        failed=judged.failed + uncollected + (judged.passed if problem else 0),
+        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
+        commands=(result,), tampering=tuple(voiding), problem=problem)
+    return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
+                                                       uncollected=uncollected),
+                     outcomes=judged.outcomes)
+
+
+def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext, go: Path) -> int | None:
+    """How many hidden tests run against the reference solution (None if that fails)."""
+    judged, _ = _run(spec, ctx, reference, "collect", go)
+    if judged.problem is not None or judged.tampering or not judged.collected:
+        return None
+    return judged.collected
+
+
+def hidden_packages(files_dir: Path) -> tuple[str, ...]:
+    """`./folder` of every folder of the hidden tests holding a `_test.go` file."""
+    folders = {p.parent.relative_to(files_dir) for p in files_dir.rglob("*_test.go") if p.is_file()}
+    return tuple(sorted("./" + str(f) if str(f) != "." else "." for f in folders))
+
+
+def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
+         go: Path) -> tuple[Tally, CommandResult]:
+    root = ctx.private_dir("hidden")
+    copy = root / "project"
+    copy_tree(project, copy, files=[f for f in agent_files(project) if not f.name.endswith("_test.go")])
+    copy_tree(spec.files_dir, copy)
+    dirs = TrialDirs(base=root, workspace=copy, home=root / "home", tmp=root / "tmp")
+    for path in (dirs.home, dirs.tmp):
+        path.mkdir()
+    cache = hidden_build_cache(ctx.assets, ctx.dirs.base)
+    argv = (str(go), "test", "-json", "-count=1", *spec.command, *hidden_packages(spec.files_dir))
+    (root / "gopath").mkdir()
+    ctx.let_read(root)
+    ctx.let_write(dirs.home, dirs.tmp, cache, root / "gopath")
+    confinement = ctx.confine((dirs.home, dirs.tmp, cache, root / "gopath"), (root,))
+    result = run_command(CommandSpec(command="go test <hidden acceptance tests>", log_name=log_name,
+                                     env=go_env(go, dirs, root, {"GOCACHE": str(cache)}), argv=argv,
+                                     timeout_s=spec.time_limit_seconds, cwd=copy), ctx, confinement)
+    return tally(read_log(ctx, result), returncode=result.returncode, timed_out=result.timed_out,
+                 direct=True), result
+
+
+def _aimed_at_the_harness(workspace: Path) -> list[str]:
+    hits = []
+    for path in agent_files(workspace, (".go",)):
+        if path.name.endswith("_test.go"):
+            continue
+        try:
+            if path.stat().st_size > MAX_SCANNED_BYTES:
+                continue
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if any(marker in text for marker in MARKERS):
+            hits.append(f"{path.relative_to(workspace)} contains code aimed at the test protocol "
+                        "(test2json's framing byte) or at the harness")
+    return hits

@@ -1,0 +1,76 @@
+"""The TypeScript/JavaScript toolchain (Node 22): setup commands or a parse of every file, node:test
+under the harness's reporter, V8 line coverage of every product file, hidden tests in one process
+against a copy of the project, and a private copy of a warmed npm cache per trial."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
+from agentbench.toolchains.base import HiddenRun, MeasureContext, OwnTests, SourceFiles
+from agentbench.toolchains.node import hidden
+from agentbench.toolchains.node.assets import load_tools, node_assets, trial_npm_cache
+from agentbench.toolchains.node.build import measure_build
+from agentbench.toolchains.node.coverage import measure_coverage
+from agentbench.toolchains.node.lint import lint_node_challenge
+from agentbench.toolchains.node.sources import classify_sources
+from agentbench.toolchains.node.testrun import ReportedCommand, run_reported, to_measurement
+from agentbench.toolchains.node.tools import command_env, npm_variables
+
+
+class TypeScriptToolchain:
+    """Measures TypeScript and JavaScript challenges (see the package docstring)."""
+
+    name = "typescript"
+    aliases: tuple[str, ...] = ("ts", "javascript", "js", "node")
+
+    def prepare_run(self, cache: Path, log_dir: Path,
+                    announce: Callable[[str], None] = lambda _: None) -> Path:
+        """The cached assets: where Node and npm are, and the warmed npm cache."""
+        return node_assets(cache, log_dir, announce)
+
+    def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
+        """A fresh folder holding the trial's own copy of the npm cache and its coverage folder."""
+        work = ctx.private_dir("env")
+        trial_npm_cache(ctx.assets, work / "npm-cache")
+        (work / "coverage").mkdir()
+        ctx.let_write(work)  # NOTE: the trial's commands install and write coverage there
+        return work
+
+    def sources(self, workspace: Path) -> SourceFiles:
+        """Product code and tests (see `sources`)."""
+        return classify_sources(workspace)
+
+    def build(self, challenge: Challenge, ctx: MeasureContext, work: Path,
+              sources: SourceFiles) -> BuildMeasurement:
+        """Setup commands, or a parse of every source file."""
+        tools = load_tools(ctx.assets)
+        env = command_env(tools, ctx.dirs, npm_variables(work / "npm-cache"))
+        return measure_build(challenge, ctx, work, sources, env, tools)
+
+    def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
+        """Each test command under the reporter, with V8 coverage on in every Node process."""
+        tools = load_tools(ctx.assets)
+        env = command_env(tools, ctx.dirs, {**npm_variables(work / "npm-cache"),
+                                            "NODE_V8_COVERAGE": str(work / "coverage")})
+        runs = [run_reported(ReportedCommand(command=command, env=env, log_name=f"test-{index}"),
+                             ctx, ctx.confinement(work), tools)
+                for index, command in enumerate(challenge.test_commands, start=1)]
+        return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace), coverage_data=work / "coverage")
+
+    def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+        """Lines covered over every product file."""
+        return measure_coverage(own.coverage_data, sources.product, ctx, load_tools(ctx.assets))
+
+    def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
+        """The hidden tests against a copy of `project`."""
+        return hidden.run_hidden_tests(spec, ctx, project, load_tools(ctx.assets))
+
+    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
+        """Hidden tests run against the reference solution."""
+        return hidden.count_hidden_tests(spec, reference, ctx, load_tools(ctx.assets))
+
+    def lint(self, challenge: Challenge) -> tuple[str, ...]:
+        """Test commands the harness cannot count; hidden tests needing more than it provides."""
+        return lint_node_challenge(challenge)

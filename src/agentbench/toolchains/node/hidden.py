@@ -1,0 +1,165 @@
+"""Hidden acceptance tests for TypeScript/JavaScript: run against a copy of the project, by the harness.
+
+The project (regular files only, no `node_modules`) is copied into a fresh harness folder, the hidden
+tests into its `.agentbench-acceptance/` folder (anything the agent put there is removed first, and
+a `package.json` there makes them ES modules). A project with runtime `dependencies` gets a fresh
+`npm install --omit=dev --ignore-scripts` from a private copy of the warmed npm cache. Then the
+harness's Node runs exactly the hidden test files in one process (`--experimental-test-isolation=none`:
+no child process whose output could be forged), with `js/freeze.mjs` preloaded (assertions cannot be
+replaced), the reporter streaming each outcome over the pipe, and the JUnit reporter writing a file.
+
+The stream, node's exit status and the JUnit file must agree; a test reported from outside the hidden
+test files (registered by product code), more tests than the reference runs, or a product file naming
+the reporter voids the hidden tests (nothing passed). Under `--sandbox bwrap` the run is confined
+with the project read-only.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
+from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, run_command
+from agentbench.toolchains.node.assets import trial_npm_cache
+from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
+from agentbench.toolchains.node.tally import Tally
+from agentbench.toolchains.node.testrun import REPORTER_FLAGS, ReportedCommand, run_reported
+from agentbench.toolchains.node.tools import NodeTools, command_env, npm_variables
+from agentbench.workspace import TrialDirs, agent_files, copy_tree
+
+HIDDEN_DIR = ".agentbench-acceptance"
+"""Where the hidden tests go in the project copy (they import the product as `../src/...`)."""
+FREEZE_SCRIPT = Path(__file__).parent / "js" / "freeze.mjs"
+MARKERS = (b"AGENTBENCH_REPORTER", b"agentbench-reporter")
+"""Text no product file has a reason to contain: code aimed at the harness's reporter."""
+MAX_SCANNED_BYTES = 4 * 1024 * 1024
+
+
+def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
+                     tools: NodeTools) -> HiddenRun:
+    """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
+    aimed = _aimed_at_reporter(project)
+    run = _run(spec, ctx, project, "acceptance", tools)
+    judged = run.tally
+    voiding = [*judged.tampering, *aimed, *_outside(judged, run.tests_dir)]
+    expected = ctx.expected_acceptance_tests
+    if expected is not None and judged.collected > expected:
+        voiding.append(f"{judged.collected} hidden tests reported, the reference runs {expected}")
+    junit = _junit_passed(run.junit)
+    if judged.problem is None and not run.result.timed_out and junit != judged.passed:
+        voiding.append(f"the JUnit report says {junit} passed, the reporter saw {judged.passed}")
+    uncollected = max(0, expected - judged.collected) if expected else 0
+    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
+    tests = TestMeasurement(
+        passed=0 if problem else judged.passed,
+        failed=judged.failed + uncollected + (judged.passed if problem else 0),
+        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
+        commands=(run.result,), tampering=tuple(voiding), problem=problem)
+    prefix = f"{run.tests_dir}/"
+    return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
+                                                       uncollected=uncollected),
+                     outcomes=tuple((name.removeprefix(prefix), outcome)
+                                    for name, outcome in judged.outcomes))
+
+
+def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
+                       tools: NodeTools) -> int | None:
+    """How many hidden tests run against the reference solution (None if that fails)."""
+    run = _run(spec, ctx, reference, "collect", tools)
+    if run.tally.problem is not None or run.tally.tampering or not run.tally.collected:
+        return None
+    return run.tally.collected
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Run:
+    tally: Tally
+    junit: Path
+    result: CommandResult
+    tests_dir: Path
+
+
+def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
+         tools: NodeTools) -> _Run:
+    root = ctx.private_dir("hidden")
+    copy = root / "project"
+    copy_tree(project, copy, files=agent_files(project))
+    shutil.rmtree(copy / HIDDEN_DIR, ignore_errors=True)
+    tests_dir = copy / HIDDEN_DIR
+    copy_tree(spec.files_dir, tests_dir)
+    if not (tests_dir / "package.json").exists():
+        (tests_dir / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    dirs = TrialDirs(base=root, workspace=copy, home=root / "home", tmp=root / "tmp")
+    out = root / "out"
+    for path in (dirs.home, dirs.tmp, out):
+        path.mkdir()
+    ctx.let_read(root)
+    ctx.let_write(dirs.home, dirs.tmp, out)
+    env = command_env(tools, dirs)
+    _install_dependencies(ctx, dirs, env, tools)
+    files = sorted(str(p) for p in agent_files(tests_dir, SUFFIXES) if is_test_like(p.relative_to(tests_dir)))
+    junit = out / "junit.xml"
+    argv = (str(tools.node), "--test", "--experimental-test-isolation=none", f"--import={FREEZE_SCRIPT}",
+            REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
+    confinement = ctx.confine((dirs.home, dirs.tmp, out), (root, FREEZE_SCRIPT.parent))
+    reported = run_reported(ReportedCommand(command="node --test <hidden acceptance tests>", env=env,
+                                            log_name=log_name, argv=argv,
+                                            timeout_s=spec.time_limit_seconds, cwd=dirs.tmp),
+                            ctx, confinement, tools)
+    return _Run(tally=reported.tally, junit=junit, result=reported.result, tests_dir=tests_dir)
+
+
+def _install_dependencies(ctx: MeasureContext, dirs: TrialDirs, env: dict[str, str],
+                          tools: NodeTools) -> None:
+    """`npm install` of the runtime dependencies, when the project declares any."""
+    try:
+        manifest = json.loads((dirs.workspace / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(manifest, dict) or not manifest.get("dependencies"):
+        return
+    cache = trial_npm_cache(ctx.assets, dirs.base / "npm-cache")
+    ctx.let_write(dirs.workspace, cache)
+    run_command(CommandSpec(
+        command="npm install --omit=dev --ignore-scripts", env={**env, **npm_variables(cache)},
+        log_name="acceptance-install",
+        argv=(str(tools.npm), "install", "--omit=dev", "--ignore-scripts", "--no-save"),
+        cwd=dirs.workspace,
+    ), ctx, ctx.confine((dirs.workspace, dirs.home, dirs.tmp, cache)))
+
+
+def _outside(judged: Tally, tests_dir: Path) -> list[str]:
+    prefix = str(tests_dir) + "/"
+    return [f"a test was reported from {name}, which is not a hidden test file (product code "
+            "registered it)" for name in judged.files if not name.startswith(prefix)]
+
+
+def _junit_passed(path: Path) -> int | None:
+    """Passed test cases by the JUnit report (None when there is none or it cannot be read)."""
+    import xml.etree.ElementTree as ET
+
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError, ValueError):
+        return None
+    bad = ("failure", "error", "skipped")
+    return sum(1 for case in root.iter("testcase") if not any(case.find(tag) is not None for tag in bad))
+
+
+def _aimed_at_reporter(workspace: Path) -> list[str]:
+    hits = []
+    for path in agent_files(workspace, SUFFIXES):
+        try:
+            if path.stat().st_size > MAX_SCANNED_BYTES:
+                continue
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if any(marker in text for marker in MARKERS) and not is_test_like(path.relative_to(workspace)):
+            hits.append(f"{path.relative_to(workspace)} contains code aimed at the harness's reporter")
+    return hits

@@ -1,0 +1,56 @@
+"""Real `go test` runs counted by the harness, on little modules the tests write."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from agentbench.models import Challenge, Rubric
+from agentbench.toolchains import MeasureContext, OwnTests
+from agentbench.toolchains.go import GoToolchain
+from agentbench.toolchains.go.assets import go_assets
+from agentbench.workspace import cache_dir, make_trial_dirs
+
+GO_MOD = "module example.com/m\n\ngo 1.22\n"
+
+
+@pytest.fixture(scope="session")
+def assets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tools = Path(os.environ.get("AGENTBENCH_TOOLS") or "/opt/agentbench-tools") / "bin" / "go"
+    if not tools.exists() and shutil.which("go") is None:
+        if os.environ.get("CI"):
+            pytest.fail("Go is not installed (.ci/run installs it with ci/install/go.sh)")
+        pytest.skip("Go is not installed")
+    return go_assets(cache_dir(), tmp_path_factory.mktemp("logs"))
+
+
+def challenge(*test_commands: str) -> Challenge:
+    return Challenge(id="easy/x", tier="easy", name="x", language="go", prompt="p", expected_files=(),
+                     test_commands=test_commands or ("go test ./...",), scoring_rubric=Rubric())
+
+
+def context(tmp_path: Path, assets: Path, files: Mapping[str, str]) -> MeasureContext:
+    ctx = MeasureContext(dirs=make_trial_dirs(tmp_path / "t"), trial_dir=tmp_path / "trial", assets=assets)
+    for name, text in {"go.mod": GO_MOD, **files}.items():
+        path = ctx.dirs.workspace / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return ctx
+
+
+@pytest.fixture
+def own_tests(tmp_path: Path, assets: Path) -> Callable[..., tuple[OwnTests, MeasureContext]]:
+    """`own_tests(files, *commands)` -> what the harness measured of the agent's own tests."""
+
+    def run(files: Mapping[str, str], *commands: str) -> tuple[OwnTests, MeasureContext]:
+        ctx = context(tmp_path, assets, files)
+        toolchain = GoToolchain()
+        work = toolchain.prepare(challenge(*commands), ctx)
+        return toolchain.run_tests(challenge(*commands), ctx, work), ctx
+
+    return run

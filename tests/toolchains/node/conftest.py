@@ -1,0 +1,55 @@
+"""Real `node --test` runs under the harness's reporter, on little projects the tests write."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import pytest
+
+from agentbench.models import Challenge, Rubric
+from agentbench.toolchains import MeasureContext, OwnTests
+from agentbench.toolchains.node import TypeScriptToolchain
+from agentbench.toolchains.node.assets import node_assets
+from agentbench.workspace import cache_dir, make_trial_dirs
+
+
+@pytest.fixture(scope="session")
+def assets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tools = Path(os.environ.get("AGENTBENCH_TOOLS") or "/opt/agentbench-tools") / "bin" / "node"
+    if not tools.exists() and shutil.which("node") is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node 22 is not installed (.ci/run installs it with ci/install/node22.sh)")
+        pytest.skip("Node 22 is not installed")
+    return node_assets(cache_dir(), tmp_path_factory.mktemp("logs"))
+
+
+def challenge(*test_commands: str) -> Challenge:
+    return Challenge(id="easy/x", tier="easy", name="x", language="typescript", prompt="p",
+                     expected_files=(), test_commands=test_commands or ("node --test",),
+                     scoring_rubric=Rubric())
+
+
+def context(tmp_path: Path, assets: Path, files: Mapping[str, str]) -> MeasureContext:
+    ctx = MeasureContext(dirs=make_trial_dirs(tmp_path / "t"), trial_dir=tmp_path / "trial", assets=assets)
+    for name, text in files.items():
+        path = ctx.dirs.workspace / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return ctx
+
+
+@pytest.fixture
+def own_tests(tmp_path: Path, assets: Path) -> Callable[..., tuple[OwnTests, MeasureContext]]:
+    """`own_tests(files, *commands)` -> what the harness measured of the agent's own tests."""
+
+    def run(files: Mapping[str, str], *commands: str) -> tuple[OwnTests, MeasureContext]:
+        ctx = context(tmp_path, assets, files)
+        toolchain = TypeScriptToolchain()
+        work = toolchain.prepare(challenge(*commands), ctx)
+        return toolchain.run_tests(challenge(*commands), ctx, work), ctx
+
+    return run
