@@ -81,6 +81,40 @@ def open_index_unchecked(url):
     return database.Connection(location, raw, dialect)
 
 
+def test_a_version_1_database_is_migrated_keeping_its_rows_and_new_rows_fill_the_new_columns(db_url):
+    from agentbench.store.index import TRIAL_COLUMNS, UPSERT_RUN, trial_row
+
+    if "://" not in db_url:  # an empty SQLite file, as AgentBench of version 1 would have started
+        Path(db_url).parent.mkdir(parents=True)
+        sqlite3.connect(db_url).close()
+    old = open_index_unchecked(db_url)
+    try:
+        assert migrate(old, MIGRATIONS[:1]) == 1
+        trial = synthetic_trials(challenges=EASY)[0]
+        run = info("r1", ("alpha-coder",), EASY, started="2026-01-01T00:00:00+00:00")
+        v1_columns = TRIAL_COLUMNS[:-2]  # language and cuts came with version 2
+        row = trial_row("r1", trial, Path("/nowhere"), None)[:len(v1_columns)]
+        with old.write() as writer:
+            writer.execute(UPSERT_RUN, run.row())
+            writer.execute(f"INSERT INTO trials ({', '.join(v1_columns)}) "
+                           f"VALUES ({', '.join('?' * len(v1_columns))})", row)
+    finally:
+        old.close()
+    index = open_index(db_url)  # connect() migrates to the current version
+    try:
+        assert schema_version(index.connection) == SCHEMA_VERSION == 2
+        assert index.connection.query("SELECT run_id, challenge_id, language, cuts FROM trials") == [
+            ("r1", trial.challenge_id, None, None)]
+        typed = replace(trial, language="typescript", cut=("stdout: 2 MB dropped", "file: x.bin"))
+        index_run(index, run, [typed])
+        assert index.connection.query("SELECT language, cuts FROM trials WHERE run_id = ?", ("r1",)) == [
+            ("typescript", 2)]
+        assert index.connection.query("SELECT count(*) FROM trials WHERE language = ?",
+                                      ("typescript",)) == [(1,)]
+    finally:
+        index.close()
+
+
 def test_records_come_back_exactly_as_they_were_written(db_url):
     index = open_index(db_url)
     try:

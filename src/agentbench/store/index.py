@@ -7,7 +7,8 @@ the two writes is put right by `--resume`. `rebuild` indexes whole results folde
 each planned trial's record at its exact path (never a search through trial folders).
 
 A trial is a row of `trials`, its fields laid out as columns for queries (status, the score and
-its components, measurements, the agent's version, model, tokens, cost, times, the trial folder),
+its components, measurements, the agent's version, model, tokens, cost, times, the trial folder,
+the challenge's language, how many things the harness cut),
 and a row of `records` holding the record as written (the JSON of its `record.json`).
 """
 
@@ -36,7 +37,7 @@ TRIAL_COLUMNS: tuple[str, ...] = (
     "covered_lines", "total_lines", "average_complexity", "functions", "items_found",
     "items_missing", "hidden_passed", "hidden_total", "agent_version", "model", "input_tokens",
     "output_tokens", "cost_usd", "turns", "agent_seconds", "duration_s", "started_at",
-    "isolation", "error", "trial_dir", "logs_dir")
+    "isolation", "error", "trial_dir", "logs_dir", "language", "cuts")
 RECORD_COLUMNS: tuple[str, ...] = ("run_id", "agent", "challenge_id", "trial", "record")
 KEY: tuple[str, ...] = ("run_id", "agent", "challenge_id", "trial")
 
@@ -114,7 +115,7 @@ def trial_row(run_id: str, record: TrialRecord, trial_dir: Path, model: str | No
             record.challenge_id.split("/", 1)[0], record.status.value, int(record.scored),
             *_score_columns(record), *_measurement_columns(record), *_adapter_columns(record, model),
             record.agent_seconds, record.duration_s, record.started_at, record.isolation,
-            record.error, str(trial_dir), record.logs_dir)
+            record.error, str(trial_dir), record.logs_dir, record.language, len(record.cut))
 
 
 def record_row(run_id: str, record: TrialRecord) -> tuple[Any, ...]:

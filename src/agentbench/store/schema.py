@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Version of the schema this AgentBench writes."""
 
 _V1: tuple[str, ...] = (
@@ -103,7 +103,15 @@ _V1: tuple[str, ...] = (
     "CREATE INDEX runs_by_start ON runs (started_at)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+_V2: tuple[str, ...] = (
+    # Trial records of schema 2 carry the challenge's language and what the harness cut; rows
+    # indexed before this step keep NULL there until `agentbench db rebuild` re-reads their records.
+    "ALTER TABLE trials ADD COLUMN language TEXT",
+    "ALTER TABLE trials ADD COLUMN cuts INTEGER",
+    "CREATE INDEX trials_by_language ON trials (language, agent)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 """`MIGRATIONS[n]`: the statements that take the schema from version n to n + 1."""
 
 if len(MIGRATIONS) != SCHEMA_VERSION:  # pragma: no cover - a developer's mistake, caught on import
