@@ -6,23 +6,31 @@ to their folders when the run folder with its trials sits beside the results fil
 relative to the report, so the folder can be moved whole. Agents are listed best aggregate first;
 each agent's model comes from the run plan (`<run-id>/run.json`) beside its results file. Besides
 files and folders, run IDs, `agent@run-id` and `agent@latest` are read from the results database.
+An HTML report also charts each agent's score over its runs when the results database holds two or
+more of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from agentbench.cli import output_console
 from agentbench.cli.db import database_options
 from agentbench.comparison import CompareOptions, Comparison, compare_both
-from agentbench.errors import UsageError
+from agentbench.errors import AgentBenchError, UsageError
 from agentbench.report import Format, render
 from agentbench.scoring import aggregate_score
 from agentbench.store import PLAN_NAME, write_atomic
+
+if TYPE_CHECKING:
+    from agentbench.store.history import History
+    from agentbench.store.selection import Selected
 
 
 @click.command(name="report")
@@ -53,9 +61,11 @@ def command(paths: tuple[str, ...], output: Path | None, fmt: str | None,  # noq
     comparison, others = compare_both(
         runs, sources=[s.source for s in selected], models=[s.model for s in selected],
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
-    text = render(comparison, pick_format(fmt, output),
+    chosen = pick_format(fmt, output)
+    text = render(comparison, chosen,
                   links=folder_links(comparison, [s.results_dir for s in selected], output),
-                  others=others)
+                  others=others,
+                  histories=histories(selected, results_dir, db) if chosen is Format.HTML else ())
     if output is None:
         click.echo(text, nl=False)
         return
@@ -64,6 +74,40 @@ def command(paths: tuple[str, ...], output: Path | None, fmt: str | None,  # noq
     write_atomic(output, text)
     output_console().print(Text(f"wrote {output} ({len(comparison.agents)} agents, "
                                 f"{len(comparison.challenges)} challenges)"))
+
+
+def histories(selected: Sequence[Selected], results_dir: Path, db: str | None) -> list[History]:
+    """Each reported agent's score over its runs (`store.history.History`), where it has two or more.
+
+    Read from `--db` (or `$AGENTBENCH_DB`), else the database beside the first results that has one
+    (its run's folder, or the results file's folder or the one above), else `RESULTS/agentbench.db`; with no database, or one that cannot be read, there are none (the
+    report itself never needs the database for files).
+    """
+    from agentbench.store.database import DB_ENV, DB_NAME, connect, locate
+    from agentbench.store.history import history
+
+    folders = [s.results_dir for s in selected if s.results_dir is not None]
+    folders += [p for s in selected if Path(s.source).is_file()
+                for p in (Path(s.source).parent, Path(s.source).parent.parent)] + [results_dir]
+    if not (db or os.environ.get(DB_ENV)):
+        found = [f for f in folders if (f / DB_NAME).is_file()]
+        if not found:
+            return []
+        results_dir = found[0]
+    out: list[History] = []
+    try:
+        connection = connect(locate(db, results_dir), create=False)
+    except AgentBenchError:
+        return []
+    try:
+        for agent in dict.fromkeys(s.record.agent for s in selected):
+            with contextlib.suppress(AgentBenchError):
+                found_history = history(connection, agent)
+                if len(found_history.points) > 1:
+                    out.append(found_history)
+    finally:
+        connection.close()
+    return out
 
 
 def results_files(paths: Sequence[Path]) -> list[Path]:
