@@ -13,12 +13,15 @@ The data is SYNTHETIC (no agent runs): 10 fictional agents x the 13 challenge ID
    `compare` of 10 agents `@latest` (the records fetched and the full comparison built);
 3. the same three from JSON files, timed once (`<run-id>/<agent>.json`, the per-run results files): every
    file read for `runs`, the agent's 770 files for `history`, every file for the 10 latest views.
-Temporary files are removed.
+Temporary files are removed. With `--db postgresql://...` the figures are taken in a scratch
+database made on that server for the run (the URL's role must be allowed to create databases) and
+dropped afterwards, so the database the URL names is never written.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shutil
@@ -26,7 +29,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import urllib.parse
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -96,9 +101,29 @@ def main() -> None:
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="agentbench-bench-db-"))
     try:
-        bench(args, tmp)
+        if args.db and args.db.startswith(("postgresql://", "postgres://")):
+            with scratch_postgres(args.db) as url:
+                bench(argparse.Namespace(**{**vars(args), "db": url}), tmp)
+        else:
+            bench(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def scratch_postgres(url: str) -> Iterator[str]:
+    """A new database on the server of `url`, dropped on the way out: its URL."""
+    import psycopg
+    from psycopg import sql
+
+    name = f"agentbench_bench_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def bench(args: argparse.Namespace, tmp: Path) -> None:
