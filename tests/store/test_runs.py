@@ -4,6 +4,7 @@ before any trial, and the commands (`runs`, `show`, `history`, `export`, `compar
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import random
@@ -163,7 +164,7 @@ def test_the_commands_read_the_database(capsys, db_url, tmp_path, tiny_challenge
     listed = json.loads(r.out)
     assert [x["run_id"] for x in listed] == ["c2", "c1"] and listed[0]["status"] == "finished"
     r = invoke(capsys, "show", "c1", *where)
-    assert r.exit_code == 0 and "reference/easy/adder/1" in r.out
+    assert r.exit_code == 0 and "reference/easy/adder/1" in r.out and "Trial (s)" in r.out
     r = invoke(capsys, "show", "c1", "reference/easy/adder/1", *where)
     assert r.exit_code == 0 and "prompt.md" in r.out and "logs/test-1.log" in r.out and "hidden tests" in r.out
     r = invoke(capsys, "history", "reference", "--json", *where, "--output", str(tmp_path / "h.html"))
@@ -179,6 +180,8 @@ def test_the_commands_read_the_database(capsys, db_url, tmp_path, tiny_challenge
     r = invoke(capsys, "export", "c2", "--format", "csv", *where)
     lines = r.out.strip().splitlines()
     assert lines[0].startswith("run_id,agent,challenge_id,trial") and len(lines) == 3
+    rows = list(csv.DictReader(lines))
+    assert [(x["language"], x["cuts"], float(x["duration_s"]) > 0) for x in rows] == [("python", "0", True)] * 2
     r = invoke(capsys, "export", "c2", "--format", "jsonl", *where)
     assert [json.loads(line)["record"]["agent"] for line in r.out.splitlines()] == ["noop", "reference"]
     r = invoke(capsys, "export", "c2", "--format", "parquet", "-o", str(tmp_path / "t.parquet"), *where)

@@ -97,15 +97,16 @@ def trials_table(rows: list[dict[str, Any]]) -> Any:
     from agentbench.report.terminal import safe_text
 
     table = Table(box=box.SIMPLE_HEAD)
-    for header in ("Trial", "Status", "Score", "Hidden", "Time (s)", "Folder"):
-        table.add_column(header, justify="right" if header in ("Score", "Hidden", "Time (s)") else "left")
+    numeric = ("Score", "Hidden", "Agent (s)", "Trial (s)")
+    for header in ("Trial", "Status", *numeric, "Folder"):
+        table.add_column(header, justify="right" if header in numeric else "left")
     for r in rows:
         hidden = "-" if r["hidden_total"] is None else f"{r['hidden_passed']}/{r['hidden_total']}"
         score = "-" if r["score"] is None or not r["scored"] else f"{r['score']:.1f}"
-        seconds = "-" if r["agent_seconds"] is None else f"{r['agent_seconds']:.1f}"
+        times = ["-" if r[key] is None else f"{r[key]:.1f}" for key in ("agent_seconds", "duration_s")]
         table.add_row(safe_text(f"{r['agent']}/{r['challenge_id']}/{r['trial']}"),
-                      safe_text(r["status"]), safe_text(score), safe_text(hidden), safe_text(seconds),
-                      safe_text(r["trial_dir"]))
+                      safe_text(r["status"]), safe_text(score), safe_text(hidden),
+                      *map(safe_text, times), safe_text(r["trial_dir"]))
     return table
 
 
