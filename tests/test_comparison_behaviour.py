@@ -120,7 +120,7 @@ def test_compare_and_reports_show_behaviour_and_expectations(tmp_path):
             make_run("beta", {"easy/one": [60.0], "easy/two": [50.0]})]
     files = [write_run(tmp_path / r.agent, r, lambda t: sample_steps(t.agent == "alpha"),
                        expect="expect: {ran_tests: true, max_turns: 1}\n") for r in runs]
-    c = with_behaviour(build_comparison(runs, options=CompareOptions()), runs, files)
+    c = with_behaviour(build_comparison(runs, options=CompareOptions()), runs, [f.parent for f in files])
     view = behaviour_view(c)
     assert view is not None and [r[0] for r in view.rows] == ["alpha", "beta"]
     assert view.rows[0][1].startswith("Bash x4") and view.rows[0][2] == "2"
@@ -138,7 +138,7 @@ def test_compare_and_reports_show_behaviour_and_expectations(tmp_path):
 def test_no_trajectory_no_table(tmp_path):
     runs = [make_run("alpha", {"easy/one": [80.0]})]
     c = with_behaviour(build_comparison(runs, options=CompareOptions()), runs,
-                       [tmp_path / "alpha.json"])
+                       [tmp_path])
     assert c.behaviour == () and behaviour_view(c) is None and expectations_view(c) is None
 
 
@@ -149,3 +149,14 @@ def test_a_record_naming_a_folder_outside_the_run_is_not_followed(tmp_path):
     evil = replace(run.trials[0], logs_dir="../../elsewhere")
     assert trial_folder(tmp_path, evil) is None
     assert trial_folder(tmp_path, replace(evil, logs_dir="/etc")) is None
+
+
+def test_a_trial_a_latest_export_took_from_an_earlier_run_is_found_in_that_run(tmp_path):
+    from dataclasses import replace
+
+    trial = make_run("alpha", {"easy/one": [80.0]}).trials[0]
+    earlier = replace(trial, logs_dir="../20261201-run/trials/alpha/easy/one/trial-1")
+    assert trial_folder(tmp_path / "latest-run", earlier) == (
+        tmp_path / "20261201-run" / "trials" / "alpha" / "easy" / "one" / "trial-1")
+    assert trial_folder(tmp_path / "latest-run", replace(trial, logs_dir="../../x")) is None
+    assert trial_folder(tmp_path / "latest-run", replace(trial, logs_dir="..")) is None

@@ -112,6 +112,7 @@ def test_ctrl_c_kills_the_running_agent_keeps_finished_trials_and_resume_runs_th
     config = fake_agent(tmp_path, "slow", f"""
         import os, pathlib, time
         log = pathlib.Path({str(marker)!r})
+        os.umask(0)  # the resumed trials may run as another trial user: they append to it too
         with log.open("a") as f:
             f.write(str(os.getpid()) + "\\n")
         if len(log.read_text().split()) == 2:

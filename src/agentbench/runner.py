@@ -8,12 +8,13 @@ process the run started is killed and unfinished trials are left unrecorded.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -22,13 +23,15 @@ from agentbench import __version__, process, users
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.instructions import instruction_files_above
 from agentbench.adapters.registry import get_adapter
-from agentbench.errors import RunError, UsageError
+from agentbench.errors import AgentBenchError, RunError, UsageError
 from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
 from agentbench.redaction import Secret, environment_secrets
 from agentbench.sandbox import Confinement, TrialUser
 from agentbench.store import RunPlan, write_atomic, write_results
+from agentbench.store.exports import ExportChange
+from agentbench.store.index import ResultsIndex, RunInfo
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
 from agentbench.workspace import cache_dir, make_trial_dirs, pack_tree, tree_digest, unpack_tree
@@ -76,37 +79,101 @@ class RunOutcome:
     run_dir: Path
     records: dict[str, RunRecord]
     results_files: dict[str, Path] = field(default_factory=dict)
+    """Each agent's results file of this run (`<run-id>/<agent>.json`)."""
+    exports: dict[str, ExportChange] = field(default_factory=dict)
+    """Each agent's latest export (`<results>/<agent>.json`) and what it replaced."""
+    database: str = ""
+    """The results database the run was indexed in (printable)."""
 
 
-def save_plan(config: RunConfig) -> None:
+def save_plan(config: RunConfig) -> RunPlan:
     """Write the run plan so the run can be resumed."""
-    config.run_dir.write_plan(RunPlan(
+    plan = RunPlan(
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
         model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
-    ))
+    )
+    config.run_dir.write_plan(plan)
+    return plan
 
 
 def execute(config: RunConfig, progress: Progress | None = None,
-            results_paths: dict[str, Path] | None = None) -> RunOutcome:
-    """Run every unfinished trial of the plan, then write the per-agent results files."""
+            results_paths: dict[str, Path] | None = None, db: str | None = None) -> RunOutcome:
+    """Run every unfinished trial of the plan, then write the per-agent results files.
+
+    `db`: the results database (default: `$AGENTBENCH_DB`, else `<results>/agentbench.db`); it is
+    opened before any trial, and each trial is indexed right after its record is written.
+    """
     progress = progress or NullProgress()
     versions = agent_versions(config)  # fails fast on an unknown agent or a missing CLI
     check_instruction_files(config)
     config = check_isolation(config, progress)
-    save_plan(config)
-    done = config.run_dir.finished(trial_keys(config))
-    todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
-    progress.run_started(total=len(plan_trials(config)), skipped=len(done))
-    if todo:
-        if config.executor == "dask":
-            _run_dask(todo, config, progress)
-        else:
-            shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
-            _run_pool(todo, config, shared, progress)
-    return _write_results(config, results_paths or {})
+    isolation = users.isolation(config.sandbox, config.limits,
+                                without_users=config.trial_users_off).label
+    for agent in config.agents:
+        config.run_dir.results_file(agent)  # refuses a name that would overwrite the plan
+    index = open_index(config.results_dir, db)
+    try:
+        info = _run_info(save_plan(config), config, versions, isolation)
+        done = config.run_dir.finished(trial_keys(config))
+        index.sync_run(info, [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
+        todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
+        progress.run_started(total=len(plan_trials(config)), skipped=len(done))
+        with _ending(index, info):
+            if todo and config.executor == "dask":
+                _run_dask(todo, config, progress, (index, info))
+            elif todo:
+                shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
+                _run_pool(todo, config, shared, progress, (index, info))
+            return _write_results(config, results_paths or {}, (index, info))
+    finally:
+        index.close()
+
+
+Indexing = tuple[ResultsIndex, RunInfo]
+"""The open results database and the run it indexes."""
+
+
+def open_index(results_dir: Path, db: str | None) -> ResultsIndex:
+    """The results database of `results_dir` (or `db`), opened for writing, schema up to date."""
+    from agentbench.store.database import connect, locate
+
+    return ResultsIndex(connect(locate(db, results_dir), create=True))
+
+
+def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],
+              isolation: str) -> RunInfo:
+    from agentbench.store.rebuild import info_from_plan
+
+    configs = dict(config.agent_configs)
+    models = tuple((a, config.model or (configs[a].model if a in configs else None), versions.get(a))
+                   for a in config.agents)
+    extra = (("jobs", config.jobs), ("retries", config.retries), ("executor", config.executor))
+    return replace(info_from_plan(plan, config.results_dir, status="running", extra=extra),
+                   agent_models=models, isolation=isolation, agentbench_version=__version__)
+
+
+@contextlib.contextmanager
+def _ending(index: ResultsIndex, info: RunInfo) -> Iterator[None]:
+    """Record in the database how the run ended: interrupted or failed if it raised."""
+    try:
+        yield
+    except BaseException as exc:
+        status = "interrupted" if isinstance(exc, KeyboardInterrupt | Cancelled) else "failed"
+        with contextlib.suppress(AgentBenchError):
+            index.set_status(info.run_id, status, now_iso())
+        raise
+
+
+def _save_trial(config: RunConfig, record: TrialRecord, indexing: Indexing) -> None:
+    """The record first (the trial is then finished), then its row in the database."""
+    config.run_dir.write_trial(record)
+    index, info = indexing
+    index.add_trial(info.run_id, record, config.run_dir.trial_dir(record.agent, record.challenge_id,
+                                                                  record.trial),
+                    info.model_of(record.agent))
 
 
 def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
@@ -246,26 +313,27 @@ def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
     return environment_secrets(pair for _, agent in config.agent_configs for pair in agent.env)
 
 
-def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress) -> None:
+def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress,
+              indexing: Indexing) -> None:
     cancel = Cancel(threading.Event(), uuid.uuid4().hex)
 
     def interrupt() -> None:
         cancel.event.set()
         process.kill_marked(process.RUN_MARKER_VARIABLE, cancel.marker)
 
-    run_local(todo, lambda spec: _trial_job(spec, config, shared, progress, cancel),
+    run_local(todo, lambda spec: _trial_job(spec, config, shared, progress, cancel, indexing),
               jobs=config.jobs, on_interrupt=interrupt)
 
 
 def _trial_job(spec: TrialSpec, config: RunConfig, shared: RunShared, progress: Progress,
-               cancel: Cancel) -> None:
+               cancel: Cancel, indexing: Indexing) -> None:
     progress.trial_started(spec)
     try:
         record = attempts(spec, config, shared, cancel)
     except Cancelled:
         return
     record = scrub(record, config.run_dir.root, shared.secrets)
-    config.run_dir.write_trial(record)
+    _save_trial(config, record, indexing)
     progress.trial_finished(record)
 
 
@@ -286,7 +354,8 @@ class RemoteResult:
     archive: bytes
 
 
-def _run_dask(todo: Sequence[TrialSpec], config: RunConfig, progress: Progress) -> None:
+def _run_dask(todo: Sequence[TrialSpec], config: RunConfig, progress: Progress,
+              indexing: Indexing) -> None:
     from agentbench.executors.dask import run_dask
 
     bundles = {c.id: pack_tree(c.source_path.parent / c.source_path.stem, extra=(c.source_path,))
@@ -298,7 +367,7 @@ def _run_dask(todo: Sequence[TrialSpec], config: RunConfig, progress: Progress) 
     def collect(result: RemoteResult) -> None:
         record = result.record
         unpack_tree(result.archive, config.run_dir.trial_dir(record.agent, record.challenge_id, record.trial))
-        config.run_dir.write_trial(record)
+        _save_trial(config, record, indexing)
         progress.trial_finished(record)
 
     run_dask(tasks, remote_trial, collect, config.executor_address)
@@ -327,35 +396,56 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         return RemoteResult(record=record, archive=pack_tree(trial_dir))
 
 
-def _write_results(config: RunConfig, paths: dict[str, Path]) -> RunOutcome:
+def _write_results(config: RunConfig, paths: dict[str, Path], indexing: Indexing) -> RunOutcome:
+    """Each agent's results file of this run (and `--output`), then its latest export."""
+    from agentbench.store.exports import write_latest
+
     order = {c.id: i for i, c in enumerate(config.challenges)}
-    finished = sorted((r for r in config.run_dir.finished(trial_keys(config)).values()),
-                      key=lambda r: (order[r.challenge_id], r.trial))
-    records, files = {}, {}
+    done = config.run_dir.finished(trial_keys(config))
+    finished = sorted(done.values(), key=lambda r: (order[r.challenge_id], r.trial))
+    index, info = indexing
+    status = "finished" if len(done) == len(trial_keys(config)) else "incomplete"
+    index.sync_run(replace(info, status=status, finished_at=now_iso()),
+                   [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
+    records, files, exports = {}, {}, {}
     for agent in config.agents:
         trials = tuple(r for r in finished if r.agent == agent)
         records[agent] = RunRecord(agent=agent, run_id=config.run_id, rubric=config.rubric,
                                    created_at=now_iso(), agentbench_version=__version__, trials=trials)
-        files[agent] = paths.get(agent, config.results_dir / f"{agent}.json")
+        files[agent] = config.run_dir.results_file(agent)
         write_results(files[agent], records[agent])
-    return RunOutcome(run_dir=config.run_dir.root, records=records, results_files=files)
+        if agent in paths:
+            write_results(paths[agent], records[agent])
+        if trials:
+            exports[agent] = write_latest(index.connection, config.results_dir, agent)
+    return RunOutcome(run_dir=config.run_dir.root, records=records, results_files=files,
+                      exports=exports, database=index.shown)
 
 
-def regrade(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
+def regrade(config: RunConfig, progress: Progress | None = None, db: str | None = None) -> RunOutcome:
     """Re-measure and re-score every kept workspace of a run, keeping the agent's transcript and time.
 
     For a scorer fix or a new rubric: the agents are not run again. Each trial's previous record is
     kept once as `record.orig.json`.
     """
+    from agentbench.store.rebuild import folder_run
+
     progress = progress or NullProgress()
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
     shared = prepare_shared(config, by_id.values())
-    for record in finished:
-        spec = TrialSpec(agent=record.agent, challenge=by_id[record.challenge_id], trial=record.trial)
-        progress.trial_started(spec)
-        new = scrub(regrade_trial(record, spec, config, shared), config.run_dir.root, shared.secrets)
-        config.run_dir.write_trial(new)
-        progress.trial_finished(new)
-    return _write_results(config, {})
+    index = open_index(config.results_dir, db)
+    try:
+        info, on_disk = folder_run(config.results_dir, config.run_id)
+        info = replace(info, rubric=config.rubric, agentbench_version=__version__)
+        index.sync_run(info, on_disk)
+        for record in finished:
+            spec = TrialSpec(agent=record.agent, challenge=by_id[record.challenge_id], trial=record.trial)
+            progress.trial_started(spec)
+            new = scrub(regrade_trial(record, spec, config, shared), config.run_dir.root, shared.secrets)
+            _save_trial(config, new, (index, info))
+            progress.trial_finished(new)
+        return _write_results(config, {}, (index, info))
+    finally:
+        index.close()

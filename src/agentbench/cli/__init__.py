@@ -31,6 +31,11 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
     "report": ("agentbench.cli.report", "Write a Markdown, HTML, JSON or CSV report from results files."),
     "view": ("agentbench.cli.view", "Browse runs, trials, trajectories and agents side by side."),
+    "runs": ("agentbench.cli.runs", "List the runs in the results database (filters, --json)."),
+    "show": ("agentbench.cli.show", "Summarise a run or one trial, with where its logs are."),
+    "history": ("agentbench.cli.history", "An agent's score over runs, by CLI version and model."),
+    "export": ("agentbench.cli.export", "Export a run's trials as CSV, JSON Lines or Parquet."),
+    "db": ("agentbench.cli.db", "The results database: info, rebuild from the run folders."),
 }
 
 

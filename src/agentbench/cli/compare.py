@@ -1,5 +1,9 @@
 """`agentbench compare A.json B.json ...`: the seed's two tables, then statistics and verdicts.
 
+Besides results files it takes run IDs, `agent@run-id` and `agent@latest` from the results
+database (`store.selection`); results that share no challenge are refused with the challenges
+each one holds.
+
 The first two tables (aggregate per agent; per-challenge score per agent) are the seed's contract,
 reproduced box for box. Everything after them (the ranking with intervals, the pairwise verdict
 matrices, components, time and cost, trial statuses, agents, tiers, the verdicts in words, notes)
@@ -16,16 +20,16 @@ from typing import Any
 import click
 
 from agentbench.cli import output_console
+from agentbench.cli.db import database_options
 from agentbench.comparison import CompareOptions, Comparison, compare_both
 from agentbench.comparison.evidence import with_behaviour
-from agentbench.store import read_results
 
 FORMATS = ("table", "markdown", "json", "csv")
 """Output formats of `compare`."""
 
 
 @click.command(name="compare")
-@click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("results", nargs=-1, required=True, metavar="RESULTS...")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Terminal tables, Markdown or JSON.")
 @click.option("--power", "power_gap", type=click.FloatRange(min=0, min_open=True), metavar="POINTS",
@@ -33,19 +37,24 @@ FORMATS = ("table", "markdown", "json", "csv")
 @click.option("--condition-on-challenges", "conditional", is_flag=True,
               help="Intervals and verdicts for these challenges only (the trials are the "
                    "replicates), instead of over challenges like these.")
-def command(results: tuple[Path, ...], fmt: str, power_gap: float | None,
-            conditional: bool) -> None:
-    """Compare agents' results files: scores, intervals, paired verdicts.
+@database_options
+def command(results: tuple[str, ...], fmt: str, power_gap: float | None,
+            conditional: bool, results_dir: Path, db: str | None) -> None:
+    """Compare agents: results files, run IDs, AGENT@RUN_ID or AGENT@latest.
 
-    Example: agentbench compare results/claude-code.json results/codex.json
+    Example: agentbench compare results/claude-code.json results/codex.json, or
+    agentbench compare claude-code@latest codex@latest
     """
-    from agentbench.cli.report import run_models
+    from agentbench.store.selection import check_shared, select
 
-    runs = [read_results(path) for path in results]
+    selected = select(results, results_dir, db)
+    check_shared(selected)
     comparison, others = compare_both(
-        runs, sources=[str(p) for p in results], models=run_models(runs, results),
+        [s.record for s in selected], sources=[s.source for s in selected],
+        models=[s.model for s in selected],
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
-    comparison = with_behaviour(comparison, runs, results)
+    comparison = with_behaviour(comparison, [s.record for s in selected],
+                                [s.results_dir for s in selected])
     if fmt == "table":
         console = output_console()
         for renderable in comparison_renderables(comparison, others):

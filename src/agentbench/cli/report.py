@@ -4,29 +4,38 @@ The format follows the output's suffix (`.md`, `.html`, `.json`, or `.csv` for t
 unless `--format` says otherwise; without `--output` the report goes to standard output. Trials link
 to their folders when the run folder with its trials sits beside the results files, with links
 relative to the report, so the folder can be moved whole. Agents are listed best aggregate first;
-each agent's model comes from the run plan (`<run-id>/run.json`) beside its results file.
+each agent's model comes from the run plan (`<run-id>/run.json`) beside its results file. Besides
+files and folders, run IDs, `agent@run-id` and `agent@latest` are read from the results database.
+An HTML report also charts each agent's score over its runs when the results database holds two or
+more of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from agentbench.cli import output_console
+from agentbench.cli.db import database_options
 from agentbench.comparison import CompareOptions, Comparison, compare_both
 from agentbench.comparison.evidence import with_behaviour
 from agentbench.errors import AgentBenchError, UsageError
-from agentbench.models import RunRecord
 from agentbench.report import Format, render
 from agentbench.scoring import aggregate_score
-from agentbench.store import RunDir, read_results, write_atomic
+from agentbench.store import PLAN_NAME, write_atomic
+
+if TYPE_CHECKING:
+    from agentbench.store.history import History
+    from agentbench.store.selection import Selected
 
 
 @click.command(name="report")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, metavar="RESULTS...")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Report file: .md, .html or .json (default: Markdown on standard output).")
 @click.option("--format", "fmt", type=click.Choice([f.value for f in Format]),
@@ -36,19 +45,29 @@ from agentbench.store import RunDir, read_results, write_atomic
 @click.option("--condition-on-challenges", "conditional", is_flag=True,
               help="Intervals and verdicts for these challenges only, instead of over challenges "
                    "like these.")
-def command(paths: tuple[Path, ...], output: Path | None, fmt: str | None,
-            power_gap: float | None, conditional: bool) -> None:
-    """Write a report comparing the results files in folders or files.
+@database_options
+def command(paths: tuple[str, ...], output: Path | None, fmt: str | None,  # noqa: PLR0913 (click options)
+            power_gap: float | None, conditional: bool, results_dir: Path, db: str | None) -> None:
+    """Write a report from results files, folders, run IDs, AGENT@RUN_ID or AGENT@latest.
 
     Example: agentbench report results/ --output report.html (or .md, .json, .csv for the trials)
     """
-    files, runs = by_score(results_files(paths))
+    from agentbench.store.selection import check_shared, select
+
+    named = [str(f) for f in results_files([Path(p) for p in paths if Path(p).exists()])]
+    selected = select([*named, *(p for p in paths if not Path(p).exists())], results_dir, db)
+    selected.sort(key=lambda s: -(aggregate_score(s.record.trials) or -1.0))
+    check_shared(selected)
+    runs = [s.record for s in selected]
     comparison, others = compare_both(
-        runs, sources=[str(p) for p in files], models=run_models(runs, files),
+        runs, sources=[s.source for s in selected], models=[s.model for s in selected],
         options=CompareOptions(power_gap=power_gap, condition_on_challenges=conditional))
-    comparison = with_behaviour(comparison, runs, files)
-    text = render(comparison, pick_format(fmt, output),
-                  links=log_links(comparison, runs, files, output), others=others)
+    comparison = with_behaviour(comparison, runs, [s.results_dir for s in selected])
+    chosen = pick_format(fmt, output)
+    text = render(comparison, chosen,
+                  links=folder_links(comparison, [s.results_dir for s in selected], output),
+                  others=others,
+                  histories=histories(selected, results_dir, db) if chosen is Format.HTML else ())
     if output is None:
         click.echo(text, nl=False)
         return
@@ -59,6 +78,40 @@ def command(paths: tuple[Path, ...], output: Path | None, fmt: str | None,
                                 f"{len(comparison.challenges)} challenges)"))
 
 
+def histories(selected: Sequence[Selected], results_dir: Path, db: str | None) -> list[History]:
+    """Each reported agent's score over its runs (`store.history.History`), where it has two or more.
+
+    Read from `--db` (or `$AGENTBENCH_DB`), else the database beside the first results that has one
+    (its run's folder, or the results file's folder or the one above), else `RESULTS/agentbench.db`; with no database, or one that cannot be read, there are none (the
+    report itself never needs the database for files).
+    """
+    from agentbench.store.database import DB_ENV, DB_NAME, connect, locate
+    from agentbench.store.history import history
+
+    folders = [s.results_dir for s in selected if s.results_dir is not None]
+    folders += [p for s in selected if Path(s.source).is_file()
+                for p in (Path(s.source).parent, Path(s.source).parent.parent)] + [results_dir]
+    if not (db or os.environ.get(DB_ENV)):
+        found = [f for f in folders if (f / DB_NAME).is_file()]
+        if not found:
+            return []
+        results_dir = found[0]
+    out: list[History] = []
+    try:
+        connection = connect(locate(db, results_dir), create=False)
+    except AgentBenchError:
+        return []
+    try:
+        for agent in dict.fromkeys(s.record.agent for s in selected):
+            with contextlib.suppress(AgentBenchError):
+                found_history = history(connection, agent)
+                if len(found_history.points) > 1:
+                    out.append(found_history)
+    finally:
+        connection.close()
+    return out
+
+
 def results_files(paths: Sequence[Path]) -> list[Path]:
     """The results files named, with each folder replaced by the `*.json` files directly in it."""
     files: list[Path] = []
@@ -66,19 +119,12 @@ def results_files(paths: Sequence[Path]) -> list[Path]:
         if not path.is_dir():
             files.append(path)
             continue
-        found = sorted(p for p in path.glob("*.json") if p.is_file())
+        found = sorted(p for p in path.glob("*.json") if p.is_file() and p.name != PLAN_NAME)
         if not found:
             raise UsageError(f"{path}: no results files (*.json) in this folder",
                              f"run `agentbench run --results {path} ...` first")
         files.extend(found)
     return files
-
-
-def by_score(files: Sequence[Path]) -> tuple[list[Path], list[RunRecord]]:
-    """Read the results files, best aggregate first (ties keep the given order)."""
-    loaded = [(path, read_results(path)) for path in files]
-    loaded.sort(key=lambda pair: -(aggregate_score(pair[1].trials) or -1.0))
-    return [p for p, _ in loaded], [r for _, r in loaded]
 
 
 def pick_format(fmt: str | None, output: Path | None) -> Format:
@@ -94,28 +140,9 @@ def pick_format(fmt: str | None, output: Path | None) -> Format:
     return picked
 
 
-def log_links(comparison: Comparison, runs: Sequence[RunRecord], files: Sequence[Path],
-              output: Path | None) -> dict[str, str]:
-    """Agent label -> its results folder relative to the report, for agents whose trials are kept."""
+def folder_links(comparison: Comparison, folders: Sequence[Path | None],
+                 output: Path | None) -> dict[str, str]:
+    """Agent label -> the folder holding its run folder, relative to the report (where known)."""
     where = (output.parent if output else Path.cwd()).resolve()
-    links = {}
-    for agent, run, path in zip(comparison.agents, runs, files, strict=True):
-        folder = path.parent.resolve()
-        if (folder / run.run_id / "trials").is_dir():
-            links[agent.label] = Path(os.path.relpath(folder, where)).as_posix()
-    return links
-
-
-def run_models(runs: Sequence[RunRecord], files: Sequence[Path]) -> list[str | None]:
-    """The model each run asked for, from the run plan beside its results file (None: unknown).
-
-    A results file copied away from its run folder has no plan beside it; its model is then
-    shown as unknown rather than failing the report.
-    """
-    models: list[str | None] = []
-    for run, path in zip(runs, files, strict=True):
-        try:
-            models.append(RunDir(path.parent / run.run_id).read_plan().model)
-        except AgentBenchError:
-            models.append(None)
-    return models
+    return {agent.label: Path(os.path.relpath(folder.resolve(), where)).as_posix()
+            for agent, folder in zip(comparison.agents, folders, strict=True) if folder is not None}

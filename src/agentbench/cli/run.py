@@ -51,7 +51,11 @@ from agentbench.store import RunDir
 @click.option("--results", "results_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("results"), show_default=True, help="Results folder.")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Results file (default: RESULTS/<agent>.json; one agent only).")
+              help="Also write this run's results file here (one agent only; it is always in "
+                   "RESULTS/<run-id>/<agent>.json, and RESULTS/<agent>.json is the latest export).")
+@click.option("--db", metavar="URL", default=None,
+              help="Results database: a file (SQLite) or postgresql://... (default: $AGENTBENCH_DB, "
+                   "else RESULTS/agentbench.db).")
 @click.option("--run-id", help="Name of the run folder (default: time and agents).")
 @click.option("--resume", "resume_id", metavar="RUN_ID",
               help="Finish an interrupted run: only its unfinished trials are run.")
@@ -67,7 +71,7 @@ def command(**options: Any) -> None:
     config, output_paths = build_config(options, _given(click.get_current_context()))
     try:
         with RichProgress() as progress:
-            outcome = execute(config, progress, output_paths)
+            outcome = execute(config, progress, output_paths, db=options["db"])
     except KeyboardInterrupt:
         command = shlex.join(["agentbench", "run", "--resume", config.run_id,
                               "--results", str(config.results_dir)])
@@ -181,7 +185,11 @@ def _print_summary(outcome: RunOutcome) -> None:
         console.print(run_table(record, console.width))
         console.print(aggregate_line(record))
         console.print(Text(f"results: {outcome.results_files[agent]}"))
+        if agent in outcome.exports:
+            console.print(Text(outcome.exports[agent].describe()))
     console.print(Text(f"run folder (prompts, transcripts, logs, workspaces): {outcome.run_dir}"))
+    console.print(Text(f"indexed in {outcome.database} (see `agentbench runs`, `agentbench show "
+                       f"{outcome.run_dir.name}`)"))
     _print_rubrics(outcome, console)
 
 

@@ -27,11 +27,16 @@ from agentbench.store import RunDir
 
 
 def trial_folder(run_root: Path, record: TrialRecord) -> Path | None:
-    """The trial's folder as its record names it (None when the name leaves the run folder)."""
-    relative = PurePosixPath(record.logs_dir)
-    if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+    """The trial's folder as its record names it: inside the run folder, or, for a trial a latest
+    export took from an earlier run (`../<run-id>/trials/...`), inside that sibling run folder;
+    None when the name leaves the results folder any other way."""
+    parts = PurePosixPath(record.logs_dir).parts
+    base = run_root
+    if parts[:1] == ("..",):
+        base, parts = run_root.parent, parts[1:]
+    if not parts or parts[0] == "/" or ".." in parts:
         return None
-    return run_root / relative
+    return base.joinpath(*parts)
 
 
 def read_behaviour(run_root: Path, record: TrialRecord) -> Behaviour | None:
@@ -75,12 +80,14 @@ def agent_behaviour(label: str, run: RunRecord, run_root: Path) -> AgentBehaviou
 
 
 def with_behaviour(comparison: Comparison, runs: Sequence[RunRecord],
-                   files: Sequence[Path]) -> Comparison:
-    """The comparison with each agent's behaviour, for runs whose trial folders sit beside their
-    results files (`<results>/<run-id>/`)."""
+                   folders: Sequence[Path | None]) -> Comparison:
+    """The comparison with each agent's behaviour, for runs whose run folder sits in the given
+    results folder (`<folder>/<run-id>/`; None: unknown, no behaviour)."""
     found = []
-    for summary, run, path in zip(comparison.agents, runs, files, strict=True):
-        behaviour = agent_behaviour(summary.label, run, path.parent / run.run_id)
+    for summary, run, folder in zip(comparison.agents, runs, folders, strict=True):
+        if folder is None:
+            continue
+        behaviour = agent_behaviour(summary.label, run, folder / run.run_id)
         if behaviour is not None:
             found.append(behaviour)
     return replace(comparison, behaviour=tuple(found)) if found else comparison

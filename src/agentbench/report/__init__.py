@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from agentbench.comparison import COMPONENTS, Comparison, fixed
 from agentbench.comparison import percent as as_percent
 from agentbench.scoring import RUBRICS
+
+if TYPE_CHECKING:
+    from agentbench.store.history import History
 
 
 class Format(StrEnum):
@@ -39,7 +42,7 @@ _SUFFIXES = {".md": Format.MARKDOWN, ".markdown": Format.MARKDOWN, ".json": Form
 
 
 def render(comparison: Comparison, fmt: Format, *, links: Mapping[str, str] | None = None,
-           others: Sequence[tuple[str, Comparison]] = ()) -> str:
+           others: Sequence[tuple[str, Comparison]] = (), histories: Sequence[History] = ()) -> str:
     """Render a comparison as text in `fmt`.
 
     Args:
@@ -50,6 +53,7 @@ def render(comparison: Comparison, fmt: Format, *, links: Mapping[str, str] | No
         others: (column name, comparison of the same runs on another score): each adds a score
             and interval column to the ranking (HTML and Markdown), e.g. a verified score beside
             the seed's.
+        histories: Agents' scores over runs from the results database: a chart each (HTML only).
     """
     match fmt:
         case Format.MARKDOWN:
@@ -63,7 +67,7 @@ def render(comparison: Comparison, fmt: Format, *, links: Mapping[str, str] | No
         case Format.HTML:
             from agentbench.report.html import render_html
 
-            return render_html(comparison, links=links or {}, others=others)
+            return render_html(comparison, links=links or {}, others=others, histories=histories)
         case Format.CSV:
             from agentbench.report.csv import render_csv
 

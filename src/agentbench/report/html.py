@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from agentbench.comparison import CONDITIONAL, Comparison, TrialRow
@@ -25,6 +25,9 @@ from agentbench.report.charts import (
     nice_ticks,
     pareto_front,
 )
+
+if TYPE_CHECKING:
+    from agentbench.store.history import History
 
 UPRIGHT_FROM = 5
 """With more agents than this, tables whose columns are agents set the names upright."""
@@ -89,11 +92,14 @@ def _trial_counts(c: Comparison) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-def _context(c: Comparison, links: Mapping[str, str],
-             others: Sequence[tuple[str, Comparison]]) -> dict[str, Any]:
+def _context(c: Comparison, links: Mapping[str, str], others: Sequence[tuple[str, Comparison]],
+             histories: Sequence[History] = ()) -> dict[str, Any]:
+    from agentbench.report.history import history_chart
+
     hidden = views.hidden_matrix(c)
     return {
-        "c": c, "charts": all_charts(c), "colours": colours(c),
+        "c": c, "charts": (*all_charts(c), *(history_chart(h, i) for i, h in enumerate(histories))),
+        "colours": colours(c),
         "summary": [views.ranking(c, others), views.score_matrix(c),
                     *((hidden,) if hidden else ())],
         "tables": [views.breakdown(c), views.usage(c), views.failures(c),
@@ -109,7 +115,7 @@ def _context(c: Comparison, links: Mapping[str, str],
 
 
 def render_html(comparison: Comparison, *, links: Mapping[str, str] | None = None,
-                others: Sequence[tuple[str, Comparison]] = ()) -> str:
+                others: Sequence[tuple[str, Comparison]] = (), histories: Sequence[History] = ()) -> str:
     """The HTML report of a comparison: one self-contained page.
 
     Args:
@@ -117,6 +123,7 @@ def render_html(comparison: Comparison, *, links: Mapping[str, str] | None = Non
         links: Agent label -> URL prefix of its results folder (relative to the page); each
             listed agent's trials link to their folders (prompt, transcripts, logs).
         others: Extra ranking columns: (name, the same runs compared on another score).
+        histories: Agents' scores over runs (from the results database), one chart each.
     """
     import jinja2
 
@@ -125,4 +132,4 @@ def render_html(comparison: Comparison, *, links: Mapping[str, str] | None = Non
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["number"] = number
     template = env.from_string(source.read_text(encoding="utf-8"))
-    return template.render(**_context(comparison, links or {}, others))
+    return template.render(**_context(comparison, links or {}, others, histories))

@@ -1,9 +1,11 @@
-"""The results store: run-directory layout, atomic writes, resume, and reading results files.
+"""The folder store: run-directory layout, atomic writes, resume, and reading results files.
 
     results/
-      <agent>.json                      the seed's per-agent results file (written from the run)
+      <agent>.json                      the latest export: the agent's newest trials per challenge
+      agentbench.db                     the results database (see `store.database`)
       <run-id>/
         run.json                        the run plan: agents, challenges, trials, rubric
+        <agent>.json                    the run's own results file, one per agent
         trials/<agent>/<tier>/<name>/trial-<n>/
           prompt.md  agent/  logs/  coverage.json  workspace/  record.json
 
@@ -111,6 +113,13 @@ class RunDir:
     def trial_dir(self, agent: str, challenge_id: str, trial: int) -> Path:
         """Folder of one trial."""
         return self.root / "trials" / agent / challenge_id / f"trial-{trial}"
+
+    def results_file(self, agent: str) -> Path:
+        """The run's own results file of `agent` (`<run-id>/<agent>.json`)."""
+        if f"{agent}.json" == PLAN_NAME:
+            raise UsageError(f"an agent may not be named {agent!r}: its results file would be the "
+                             "run plan", "give the agent another name in the agents config file")
+        return self.root / f"{agent}.json"
 
     def relative(self, path: Path) -> str:
         """`path` relative to the run folder."""

@@ -1,0 +1,79 @@
+"""`agentbench runs`: the runs in the results database, newest first, with filters and `--json`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agentbench.cli import json_option, output_console
+from agentbench.cli.db import database_options, open_database
+
+STATUSES = ("running", "finished", "incomplete", "interrupted", "failed")
+"""What a run's status can be."""
+
+
+@click.command(name="runs")
+@click.option("--agent", help="Only runs of this agent.")
+@click.option("--since", metavar="DATE", help="Only runs started on or after DATE (UTC, e.g. 2026-11-01).")
+@click.option("--until", metavar="DATE", help="Only runs started before DATE (UTC).")
+@click.option("--status", type=click.Choice(STATUSES), help="Only runs with this status.")
+@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True,
+              help="At most this many runs, newest first (0: all).")
+@database_options
+@json_option
+def command(agent: str | None, since: str | None, until: str | None, status: str | None,  # noqa: PLR0913
+            limit: int, results_dir: Path, db: str | None, as_json: bool) -> None:
+    """List the runs: when, status, agents and their aggregate scores, trials recorded.
+
+    Example: agentbench runs --agent claude-code --since 2026-11-01
+    """
+    from agentbench.store.views import RunFilter, list_runs
+
+    where = RunFilter(agent=agent, since=_date(since, "--since"), until=_date(until, "--until"),
+                      status=status, limit=limit or None)
+    connection = open_database(results_dir, db)
+    try:
+        runs = list_runs(connection, where)
+    finally:
+        connection.close()
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in runs], indent=2))
+        return
+    output_console().print(runs_table(runs))
+
+
+def _date(value: str | None, flag: str) -> str | None:
+    """An ISO date or date-time, checked (it is compared with the runs' UTC start times)."""
+    if value is None:
+        return None
+    from datetime import datetime
+
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO date such as 2026-11-01 or "
+                                 "2026-11-01T12:00", param_hint=flag) from None
+    return value
+
+
+def runs_table(runs: Any) -> Any:
+    """The runs as a rich table (every cell a Text: names are not markup)."""
+    from rich import box
+    from rich.table import Table
+
+    from agentbench.report.terminal import safe_text
+
+    table = Table(box=box.SIMPLE_HEAD, title=f"{len(runs)} run(s), newest first", title_justify="left")
+    for header in ("Run", "Started (UTC)", "Status", "Agents: aggregate", "Challenges", "Trials",
+                   "Rubric"):
+        table.add_column(header, justify="right" if header in ("Challenges", "Trials") else "left")
+    for r in runs:
+        scores = ", ".join(f"{a} {'-' if s is None else f'{s:.1f}'}" for a, s in r.scores)
+        table.add_row(safe_text(r.run_id), safe_text(r.started_at.replace("+00:00", "")),
+                      safe_text(r.status), safe_text(scores), safe_text(str(r.challenges)),
+                      safe_text(f"{r.recorded}/{r.planned}"), safe_text(r.rubric))
+    return table

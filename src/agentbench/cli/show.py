@@ -1,0 +1,165 @@
+"""`agentbench show RUN_ID [TRIAL]`: a run's summary, or one trial's, with where its logs are.
+
+The run: when, where, status, options, each agent's model, CLI version and aggregate, the score of
+each challenge, and every trial with its status, score and folder. A trial (`AGENT/TIER/NAME[/N]`,
+as listed there): status, score components, measurements, usage, error, and the paths of its
+prompt, transcript and logs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agentbench.cli import json_option, output_console
+from agentbench.cli.db import database_options, open_database
+from agentbench.errors import UsageError
+
+
+@click.command(name="show")
+@click.argument("run_id")
+@click.argument("trial", required=False, metavar="[AGENT/TIER/NAME[/N]]")
+@database_options
+@json_option
+def command(run_id: str, trial: str | None, results_dir: Path, db: str | None, as_json: bool) -> None:
+    """Summarise a run, or one of its trials, with links to the logs.
+
+    Example: agentbench show 20261203-101500-reference-ab12 reference/easy/password-gen/1
+    """
+    import json
+
+    from agentbench.records import to_jsonable
+    from agentbench.store.views import run_row, run_trial_records, trial_record, trial_rows
+
+    connection = open_database(results_dir, db)
+    try:
+        run = run_row(connection, run_id)
+        if trial is not None:
+            record, folder = trial_record(connection, run_id, parse_trial(trial))
+            if as_json:
+                click.echo(json.dumps({"trial_dir": folder, **to_jsonable(record)}, indent=2))
+                return
+            _print_trial(record, Path(folder))
+            return
+        rows = trial_rows(connection, run_id)
+        if as_json:
+            click.echo(json.dumps({"run": to_jsonable(run), "trials": rows}, indent=2))
+            return
+        _print_run(run, rows, run_trial_records(connection, run_id))
+    finally:
+        connection.close()
+
+
+def parse_trial(text: str) -> tuple[str, str, int]:
+    """`AGENT/TIER/NAME[/N]` -> (agent, challenge ID, trial number; 1 when left out)."""
+    parts = text.strip("/").split("/")
+    number = 1
+    if len(parts) == 4 and parts[-1].isdigit():
+        number = int(parts.pop())
+    if len(parts) != 3 or not all(parts):
+        raise UsageError(f"cannot read the trial {text!r}",
+                         "write it as AGENT/TIER/NAME or AGENT/TIER/NAME/N, e.g. reference/easy/password-gen/1")
+    return parts[0], f"{parts[1]}/{parts[2]}", number
+
+
+def _print_run(run: Any, rows: list[dict[str, Any]], records: Any) -> None:
+    from rich.text import Text
+
+    from agentbench.report.terminal import safe_text
+    from agentbench.scoring import aggregate_score
+
+    console = output_console()
+    folder = Path(run.results_dir) / run.run_id
+    console.print(Text.assemble(("run ", "bold"), safe_text(run.run_id, "bold"), f"  {run.status}"))
+    facts = [("started", run.started_at), ("finished", run.finished_at or "-"),
+             ("machine", run.machine), ("folder", str(folder)), ("rubric", run.rubric),
+             ("trials", f"{len(rows)} of {run.planned} recorded ({run.trials_per} per agent and challenge)"),
+             ("isolation", run.isolation or "-"), ("AgentBench", run.agentbench_version),
+             ("options", ", ".join(f"{k}={v}" for k, v in run.options))]
+    for key, value in facts:
+        console.print(Text.assemble(f"  {key}: ", safe_text(value)))
+    for agent, model, version in run.agent_models:
+        trials = [r for r in records if r.agent == agent]
+        score = aggregate_score(trials)
+        console.print(Text.assemble("  agent ", safe_text(agent, "bold"),
+                                    f": model {model or 'default'}, CLI {version or 'unknown'}, "
+                                    f"aggregate {'-' if score is None else f'{score:.1f}'}"))
+    console.print(trials_table(rows))
+
+
+def trials_table(rows: list[dict[str, Any]]) -> Any:
+    """The run's trials, one row each, with the trial's folder."""
+    from rich import box
+    from rich.table import Table
+
+    from agentbench.report.terminal import safe_text
+
+    table = Table(box=box.SIMPLE_HEAD)
+    numeric = ("Score", "Hidden", "Agent (s)", "Trial (s)")
+    for header in ("Trial", "Status", *numeric, "Folder"):
+        table.add_column(header, justify="right" if header in numeric else "left")
+    for r in rows:
+        hidden = "-" if r["hidden_total"] is None else f"{r['hidden_passed']}/{r['hidden_total']}"
+        score = "-" if r["score"] is None or not r["scored"] else f"{r['score']:.1f}"
+        times = ["-" if r[key] is None else f"{r[key]:.1f}" for key in ("agent_seconds", "duration_s")]
+        table.add_row(safe_text(f"{r['agent']}/{r['challenge_id']}/{r['trial']}"),
+                      safe_text(r["status"]), safe_text(score), safe_text(hidden),
+                      *map(safe_text, times), safe_text(r["trial_dir"]))
+    return table
+
+
+_LOGS = ("prompt.md", "agent/stdout.log", "agent/stderr.log", "coverage.json", "record.json",
+         "workspace")
+
+
+def _print_trial(record: Any, folder: Path) -> None:
+    from rich.text import Text
+
+    from agentbench.report.terminal import safe_text
+
+    console = output_console()
+    console.print(Text.assemble(("trial ", "bold"),
+                                safe_text(f"{record.agent}/{record.challenge_id}/{record.trial}", "bold"),
+                                "  ", safe_text(record.status.value)))
+    for key, value in _trial_facts(record):
+        console.print(Text.assemble(f"  {key}: ", safe_text(value)))
+    console.print(Text.assemble("  folder: ", safe_text(folder)))
+    for name in (*_LOGS, *_log_files(folder)):
+        path = folder / name
+        if path.exists() and not path.is_symlink():
+            console.print(Text.assemble("    ", safe_text(path)))
+
+
+def _log_files(folder: Path) -> list[str]:
+    logs = folder / "logs"
+    if logs.is_symlink() or not logs.is_dir():
+        return []
+    return sorted(f"logs/{p.name}" for p in logs.iterdir() if p.is_file() and not p.is_symlink())
+
+
+def _trial_facts(record: Any) -> list[tuple[str, str]]:
+    facts = []
+    score = record.score
+    if score is not None:
+        parts = ", ".join(f"{n} {getattr(score, n):.1f}" for n in
+                          ("build", "tests", "coverage", "quality", "completeness", "efficiency"))
+        facts.append(("score", f"{score.total:.1f} ({score.rubric}: {parts})"))
+    if record.verified_score is not None:
+        facts.append(("verified score", f"{record.verified_score.total:.1f}"))
+    if record.measurements is not None and record.measurements.acceptance is not None:
+        hidden = record.measurements.acceptance.tests
+        facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"))
+    a = record.adapter
+    if a is not None:
+        facts.append(("agent", f"CLI {a.version or 'unknown'}, {a.prompts_used} turn(s), tokens "
+                               f"{a.input_tokens if a.input_tokens is not None else '-'} in / "
+                               f"{a.output_tokens if a.output_tokens is not None else '-'} out, cost "
+                               f"{'-' if a.cost_usd is None else f'${a.cost_usd:.4f}'}"))
+    seconds = "-" if record.agent_seconds is None else f"{record.agent_seconds:.1f}"
+    facts.append(("time", f"agent {seconds} s, trial {record.duration_s:.1f} s, started {record.started_at}"))
+    facts.append(("isolation", record.isolation))
+    if record.error:
+        facts.append(("error", record.error))
+    return facts

@@ -1,0 +1,279 @@
+"""The connection to the results database: SQLite (standard library) or PostgreSQL (psycopg), one interface.
+
+`locate(db, results_dir)` says where the database is: `--db` if given, else `$AGENTBENCH_DB`, else
+`<results>/agentbench.db` (SQLite). `connect(location, create=...)` opens it, brings its schema up to
+date (`store.schema`) and returns a `Connection`, whose `write()` is one transaction and whose
+`query()` reads. Every SQL text is a constant of this package; values are always parameters.
+
+Whatever goes wrong with the database (locked past the timeout, read-only, corrupted, written by a
+newer AgentBench, unreachable) becomes one `DatabaseError` saying what, where and what to do; the
+trial folders, which are the source of truth, are never touched here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import urllib.parse
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from agentbench.errors import RunError, UsageError
+from agentbench.store import schema
+
+DB_NAME = "agentbench.db"
+"""File name of the default SQLite database inside a results folder."""
+DB_ENV = "AGENTBENCH_DB"
+"""Environment variable naming the database when `--db` is not given."""
+TIMEOUT_ENV = "AGENTBENCH_DB_TIMEOUT"
+"""Environment variable: seconds to wait for a locked database (default 30)."""
+DEFAULT_TIMEOUT_S = 30.0
+_MIGRATION_LOCK = 7_246_915_201
+"""PostgreSQL advisory-lock key held while a schema is created or migrated."""
+
+Params = Sequence[Any]
+
+
+class DatabaseError(RunError):
+    """The results database cannot be used: locked, read-only, corrupted, newer, or unreachable."""
+
+    def __init__(self, where: str, problem: str, hint: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"results database {where}: {problem}", hint)
+
+
+_KEEP = "the trial folders are intact"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Location:
+    """Where the results database is."""
+
+    kind: str
+    """`sqlite` or `postgresql`."""
+    target: str
+    """The SQLite file's path, or the PostgreSQL connection URL (may hold a password)."""
+
+    @property
+    def shown(self) -> str:
+        """The location as it may be printed: a URL's password is masked."""
+        if self.kind == "sqlite":
+            return self.target
+        return mask_password(self.target)
+
+
+def mask_password(url: str) -> str:
+    """`url` with any password replaced by `***`."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+
+
+def locate(db: str | None, results_dir: Path) -> Location:
+    """The database named by `db`, else by `$AGENTBENCH_DB`, else `<results_dir>/agentbench.db`."""
+    value = db or os.environ.get(DB_ENV) or str(results_dir / DB_NAME)
+    if value.startswith(("postgresql://", "postgres://")):
+        return Location(kind="postgresql", target=value)
+    if value.startswith("sqlite:///"):
+        return Location(kind="sqlite", target=value.removeprefix("sqlite:///") or DB_NAME)
+    if "://" in value:
+        raise UsageError(f"unknown database URL scheme in {mask_password(value)!r}",
+                         "use a file path (SQLite), sqlite:///PATH or postgresql://USER@HOST/DB")
+    return Location(kind="sqlite", target=value)
+
+
+def timeout_s() -> float:
+    """Seconds to wait for a locked database: `$AGENTBENCH_DB_TIMEOUT`, else 30."""
+    raw = os.environ.get(TIMEOUT_ENV)
+    try:
+        return float(raw) if raw else DEFAULT_TIMEOUT_S
+    except ValueError:
+        raise UsageError(f"{TIMEOUT_ENV}={raw!r} is not a number of seconds", "e.g. 30") from None
+
+
+class Writer(Protocol):
+    """What a write transaction offers."""
+
+    def execute(self, sql: str, params: Params = ()) -> None:
+        """Run one statement."""
+
+    def executemany(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run one statement per row."""
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """Rows of a query, inside the transaction."""
+
+
+class Connection:
+    """An open results database (thread-safe: one operation at a time)."""
+
+    def __init__(self, location: Location, raw: Any, dialect: _Dialect) -> None:
+        self.location = location
+        self._raw = raw
+        self._dialect = dialect
+        self._lock = threading.Lock()
+
+    @property
+    def kind(self) -> str:
+        """`sqlite` or `postgresql`."""
+        return self.location.kind
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Writer]:
+        """One transaction: every statement in it is kept, or none is."""
+        with self._lock, self._dialect.guard(self.location), self._dialect.transaction(self._raw) as cur:
+            yield _Cursor(cur, self._dialect)
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query."""
+        with self._lock, self._dialect.guard(self.location):
+            return self._dialect.query(self._raw, sql, params)
+
+    def close(self) -> None:
+        """Close the connection (errors on close are ignored: nothing is pending)."""
+        with self._lock, contextlib.suppress(Exception):
+            self._raw.close()
+
+
+class _Cursor:
+    def __init__(self, cursor: Any, dialect: _Dialect) -> None:
+        self._cursor = cursor
+        self._dialect = dialect
+
+    def execute(self, sql: str, params: Params = ()) -> None:
+        self._cursor.execute(self._dialect.sql(sql), tuple(params))
+
+    def executemany(self, sql: str, rows: Sequence[Params]) -> None:
+        self._cursor.executemany(self._dialect.sql(sql), [tuple(r) for r in rows])
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        self._cursor.execute(self._dialect.sql(sql), tuple(params))
+        return list(self._cursor.fetchall())
+
+
+class _Dialect(Protocol):
+    def sql(self, text: str) -> str: ...
+    def guard(self, location: Location) -> contextlib.AbstractContextManager[None]: ...
+    def transaction(self, raw: Any) -> contextlib.AbstractContextManager[Any]: ...
+    def query(self, raw: Any, sql: str, params: Params) -> list[tuple[Any, ...]]: ...
+    def lock_schema(self, writer: Writer) -> None: ...
+
+
+def connect(location: Location, *, create: bool) -> Connection:
+    """Open the database at `location` with its schema up to date.
+
+    `create=False` (the read commands) refuses a missing SQLite file instead of creating an empty one.
+    """
+    raw: Any
+    dialect: _Dialect
+    if location.kind == "postgresql":
+        from agentbench.store.postgres import open_postgres
+
+        raw, dialect = open_postgres(location, timeout_s())
+    else:
+        from agentbench.store.sqlite import open_sqlite
+
+        raw, dialect = open_sqlite(location, timeout_s(), create=create)
+    connection = Connection(location, raw, dialect)
+    try:
+        migrate(connection)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def migrate(connection: Connection, steps: Sequence[tuple[str, ...]] = schema.MIGRATIONS) -> int:
+    """Bring the schema to the newest version `steps` describe, in one transaction; its version.
+
+    A database from a newer AgentBench is refused unchanged. Two processes migrating at once are
+    serialised (SQLite: the write lock; PostgreSQL: an advisory lock), so the steps run once.
+    """
+    target = len(steps)
+    version = schema_version(connection)
+    if version == target:
+        return version
+    _refuse_newer(connection, version, target)
+    with connection.write() as writer:
+        connection._dialect.lock_schema(writer)
+        version = _version_in(writer, connection.kind)
+        _refuse_newer(connection, version, target)
+        for reached, statements in schema.pending(version, steps):
+            for statement in statements:
+                writer.execute(statement)
+            writer.execute(schema.SET_META, ("schema_version", str(reached)))
+    return target
+
+
+def schema_version(connection: Connection) -> int:
+    """The schema version of the database (0: empty, no AgentBench table yet)."""
+    if not connection.query(schema.HAS_META[connection.kind])[0][0]:
+        return 0
+    return _parse_version(connection, connection.query(schema.READ_VERSION))
+
+
+def _version_in(writer: Writer, kind: str) -> int:
+    if not writer.query(schema.HAS_META[kind])[0][0]:
+        return 0
+    rows = writer.query(schema.READ_VERSION)
+    return int(rows[0][0]) if rows and str(rows[0][0]).isdigit() else 0
+
+
+def _parse_version(connection: Connection, rows: list[tuple[Any, ...]]) -> int:
+    if not rows or not str(rows[0][0]).isdigit():
+        raise DatabaseError(connection.location.shown, "it has no readable schema version",
+                            f"it was not written by AgentBench; {_KEEP}: move it aside and run "
+                            "`agentbench db rebuild`, or use another --db")
+    return int(rows[0][0])
+
+
+def _refuse_newer(connection: Connection, version: int, target: int) -> None:
+    if version > target:
+        raise DatabaseError(
+            connection.location.shown,
+            f"its schema version is {version}, written by a newer AgentBench (this one knows "
+            f"versions up to {target})",
+            "upgrade AgentBench (pip install -U agentbench), or use another --db; nothing was "
+            f"changed and {_KEEP}")
+
+
+def locked(where: str, waited: float) -> DatabaseError:
+    """The database stayed locked by another process past the timeout."""
+    return DatabaseError(where, f"locked by another process (waited {waited:g} s)",
+                         f"{_KEEP}; wait for the other run or command to end (or set "
+                         f"{TIMEOUT_ENV}=SECONDS), then `agentbench run --resume RUN_ID` or "
+                         "`agentbench db rebuild` brings the database up to date")
+
+
+def read_only(where: str, detail: str) -> DatabaseError:
+    """The database (or its folder) cannot be written."""
+    return DatabaseError(where, f"cannot write it: read-only ({detail})",
+                         "make the database and its folder writable by this user, or point --db / "
+                         f"{DB_ENV} elsewhere; {_KEEP} and `agentbench db rebuild` re-indexes them")
+
+
+def disk_full(where: str, detail: str) -> DatabaseError:
+    """The disk holding the database is full."""
+    return DatabaseError(where, f"cannot write it: no space left on device ({detail})",
+                         f"free some space (or point --db / {DB_ENV} elsewhere); {_KEEP} and "
+                         "`agentbench run --resume RUN_ID` or `agentbench db rebuild` catches up")
+
+
+def corrupted(where: str, detail: str) -> DatabaseError:
+    """The file is not a database, or its pages are damaged."""
+    return DatabaseError(where, f"corrupted or not a database ({detail})",
+                         f"{_KEEP}: `agentbench db rebuild` moves the broken file aside and "
+                         "re-indexes them")
+
+
+def other(where: str, detail: str) -> DatabaseError:
+    """Any other database failure, with the driver's own words."""
+    return DatabaseError(where, detail, f"{_KEEP}; once the database works again, "
+                         "`agentbench db rebuild` re-indexes them")
