@@ -374,3 +374,15 @@ def test_percentile_is_numpys_linear_percentile():
     for q in (0, 10, 50, 90, 100):
         assert stats.percentile(values, q) == pytest.approx(np.percentile(values, q))
     assert stats.percentile([5.0], 90) == 5.0
+
+
+def test_a_score_interval_never_passes_the_scale_s_ends():
+    from agentbench import stats as s
+
+    wide = s.mean_interval([99.0, 100.0, 98.0])
+    assert wide is not None and wide.high > 100.0
+    cut = s.within(wide)
+    assert cut is not None and cut.high == 100.0 and cut.low == wide.low and cut.df == wide.df
+    low = s.within(s.mean_interval([0.0, 2.0, 1.0]))
+    assert low is not None and low.low == 0.0
+    assert s.within(None) is None

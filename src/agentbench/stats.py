@@ -34,7 +34,7 @@ import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist, fmean, stdev, variance
 
 DEFAULT_CONFIDENCE = 0.95
@@ -285,6 +285,14 @@ def t_quantile(p: float, df: float) -> float:
 
 
 # --- over challenges like these -------------------------------------------------------------------
+
+def within(interval: Interval | None, low: float = 0.0, high: float = 100.0) -> Interval | None:
+    """`interval` cut to the range its quantity can take (a score's 0-100): a t interval is symmetric
+    and can pass the scale's ends, which no mean of scores can."""
+    if interval is None:
+        return None
+    return replace(interval, low=min(max(interval.low, low), high), high=max(min(interval.high, high), low))
+
 
 def mean_interval(values: Sequence[float],
                   confidence: float = DEFAULT_CONFIDENCE) -> Interval | None:

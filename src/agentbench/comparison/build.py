@@ -189,8 +189,8 @@ def _interval(cells: Sequence[Cell], options: CompareOptions) -> stats.Interval 
     if not cells:
         return None
     if options.view == CONDITIONAL:
-        return stats.stratified_interval([c.scores for c in cells], options.confidence)
-    return stats.mean_interval([c.summary.mean for c in cells], options.confidence)
+        return stats.within(stats.stratified_interval([c.scores for c in cells], options.confidence))
+    return stats.within(stats.mean_interval([c.summary.mean for c in cells], options.confidence))
 
 
 def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequence[Cell],

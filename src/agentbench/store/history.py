@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from statistics import fmean
 
 from agentbench.errors import UsageError
-from agentbench.stats import mean_interval
+from agentbench.stats import mean_interval, within
 from agentbench.store.database import Connection
 
 _SCORES = {
@@ -114,7 +114,7 @@ def _point(run_id: str, fact: tuple[str, str | None, str | None], scores: list[t
         for cid, s in scores:
             cells[cid].append(s)
         values = [fmean(v) for v in cells.values()]
-    interval = mean_interval(values)
+    interval = within(mean_interval(values))
     return Point(run_id=run_id, started_at=fact[0], version=fact[1], model=fact[2],
                  score=fmean(values), low=interval.low if interval else None,
                  high=interval.high if interval else None, n=len(values))
@@ -126,7 +126,7 @@ def _groups(points: tuple[Point, ...]) -> tuple[Group, ...]:
         grouped[(p.version, p.model)].append(p)
     out = []
     for (version, model), members in grouped.items():
-        interval = mean_interval([p.score for p in members])
+        interval = within(mean_interval([p.score for p in members]))
         out.append(Group(version=version, model=model, runs=len(members),
                          mean=fmean(p.score for p in members),
                          low=interval.low if interval else None,
