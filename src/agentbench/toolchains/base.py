@@ -266,3 +266,18 @@ def combine_counts(tallies: Sequence[Counted], commands: tuple[CommandResult, ..
         source="probe" if tallies else "none", commands=commands, test_files=test_files,
         tampering=tampering, problem=problem,
     )
+
+
+def write_coverage_report(ctx: MeasureContext, per_file: Mapping[str, tuple[int, int]],
+                          problem: str | None, unit: str = "statements") -> None:
+    """The trial's `coverage.json` ({file: {covered, <unit>}}, problem) and `logs/coverage.log`
+    (covered/total per file), the same for every language; `unit` names what was counted."""
+    import json
+
+    report = {"files": {name: {"covered": c, unit: t} for name, (c, t) in per_file.items()},
+              "problem": problem}
+    (ctx.trial_dir / "coverage.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
+    (ctx.logs() / "coverage.log").write_text(
+        "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
+        encoding="utf-8", errors="backslashreplace")

@@ -10,13 +10,12 @@ statement. There is nothing like a pragma to exclude code.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext
+from agentbench.toolchains.base import MeasureContext, write_coverage_report
 from agentbench.toolchains.go.sources import module_path
 
 _BLOCK = re.compile(r"^(.+\.go):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$")
@@ -76,10 +75,4 @@ def _code_lines(path: Path) -> int:
 
 
 def _write_report(ctx: MeasureContext, per_file: dict[str, tuple[int, int]], problem: str | None) -> None:
-    report = {"files": {name: {"covered": c, "statements": t} for name, (c, t) in per_file.items()},
-              "problem": problem}
-    (ctx.trial_dir / "coverage.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
-    (ctx.logs() / "coverage.log").write_text(
-        "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
-        encoding="utf-8", errors="backslashreplace")
+    write_coverage_report(ctx, per_file, problem, unit="statements")

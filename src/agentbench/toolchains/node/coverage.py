@@ -19,7 +19,13 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import CommandSpec, MeasureContext, read_log, run_command
+from agentbench.toolchains.base import (
+    CommandSpec,
+    MeasureContext,
+    read_log,
+    run_command,
+    write_coverage_report,
+)
 from agentbench.toolchains.node.tools import NodeTools, command_env
 
 LINES_SCRIPT = Path(__file__).parent / "js" / "lines.mjs"
@@ -132,10 +138,4 @@ def _non_blank(path: Path) -> int:
 
 
 def _write_report(ctx: MeasureContext, per_file: dict[str, tuple[int, int]], problem: str | None) -> None:
-    report = {"files": {name: {"covered": c, "lines": t} for name, (c, t) in per_file.items()},
-              "problem": problem}
-    (ctx.trial_dir / "coverage.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
-    (ctx.logs() / "coverage.log").write_text(
-        "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
-        encoding="utf-8", errors="backslashreplace")
+    write_coverage_report(ctx, per_file, problem, unit="lines")

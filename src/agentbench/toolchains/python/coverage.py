@@ -10,13 +10,12 @@ earns nothing). A file coverage.py cannot parse counts with all its non-blank li
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext
+from agentbench.toolchains.base import MeasureContext, write_coverage_report
 
 MAX_DATA_FILE_BYTES = 256 * 1024 * 1024
 """Coverage data files larger than this are not read."""
@@ -89,10 +88,4 @@ def _analyse(cov: object, path: Path) -> tuple[int, int]:
 
 
 def _write_report(ctx: MeasureContext, per_file: dict[str, tuple[int, int]], problem: str | None) -> None:
-    report = {"files": {name: {"covered": c, "statements": t} for name, (c, t) in per_file.items()},
-              "problem": problem}
-    (ctx.trial_dir / "coverage.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    lines = [f"{c:5d}/{t:<5d} {name}" for name, (c, t) in sorted(per_file.items())]
-    (ctx.logs() / "coverage.log").write_text(
-        "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
-        encoding="utf-8", errors="backslashreplace")
+    write_coverage_report(ctx, per_file, problem, unit="statements")
