@@ -281,3 +281,16 @@ def write_coverage_report(ctx: MeasureContext, per_file: Mapping[str, tuple[int,
     (ctx.logs() / "coverage.log").write_text(
         "\n".join([*(lines or ["no product file"]), *([problem] if problem else [])]) + "\n",
         encoding="utf-8", errors="backslashreplace")
+
+
+def hidden_measurement(judged: Counted, result: CommandResult, voiding: Sequence[str],
+                       uncollected: int) -> TestMeasurement:
+    """The hidden tests' count: tests that never ran (`uncollected`: short of the reference's count)
+    fail; any sign of forging (`voiding`) or an unestablished count makes every one fail."""
+    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
+    return TestMeasurement(
+        passed=0 if problem else judged.passed,
+        failed=judged.failed + uncollected + (judged.passed if problem else 0),
+        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
+        commands=(result,), tampering=tuple(voiding), problem=problem,
+    )

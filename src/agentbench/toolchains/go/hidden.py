@@ -15,8 +15,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, read_log, run_command
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.toolchains.base import (
+    CommandSpec,
+    HiddenRun,
+    MeasureContext,
+    hidden_measurement,
+    read_log,
+    run_command,
+)
 from agentbench.toolchains.go.assets import hidden_build_cache
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
@@ -36,12 +43,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, g
     if expected is not None and judged.collected > expected:
         voiding.append(f"{judged.collected} hidden tests reported, the reference runs {expected}")
     uncollected = max(0, expected - judged.collected) if expected else 0
-    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
-    tests = TestMeasurement(
-        passed=0 if problem else judged.passed,
-        failed=judged.failed + uncollected + (judged.passed if problem else 0),
-        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
-        commands=(result,), tampering=tuple(voiding), problem=problem)
+    tests = hidden_measurement(judged, result, voiding, uncollected)
     return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
                                                        uncollected=uncollected),
                      outcomes=judged.outcomes)

@@ -21,8 +21,14 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, run_command
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.toolchains.base import (
+    CommandSpec,
+    HiddenRun,
+    MeasureContext,
+    hidden_measurement,
+    run_command,
+)
 from agentbench.toolchains.node.assets import trial_npm_cache
 from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
 from agentbench.toolchains.node.tally import Tally
@@ -52,12 +58,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
     if judged.problem is None and not run.result.timed_out and junit != judged.passed:
         voiding.append(f"the JUnit report says {junit} passed, the reporter saw {judged.passed}")
     uncollected = max(0, expected - judged.collected) if expected else 0
-    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
-    tests = TestMeasurement(
-        passed=0 if problem else judged.passed,
-        failed=judged.failed + uncollected + (judged.passed if problem else 0),
-        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
-        commands=(run.result,), tampering=tuple(voiding), problem=problem)
+    tests = hidden_measurement(judged, run.result, voiding, uncollected)
     prefix = f"{run.tests_dir}/"
     return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
                                                        uncollected=uncollected),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
-from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext
+from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, hidden_measurement
 from agentbench.toolchains.python.env import command_env, create_env
 from agentbench.toolchains.python.probe import Tally
 from agentbench.toolchains.python.testrun import run_probed
@@ -100,14 +100,7 @@ def _uncollected(judged: Tally, expected: int | None) -> int:
 
 
 def _measurement(judged: Tally, run: _Run, expected: int | None, voiding: list[str]) -> TestMeasurement:
-    uncollected = _uncollected(judged, expected)
-    problem = judged.problem or (f"hidden test outcomes were forged: {voiding[0]}" if voiding else None)
-    return TestMeasurement(
-        passed=0 if problem else judged.passed,
-        failed=judged.failed + uncollected + (judged.passed if problem else 0),
-        skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
-        commands=(run.result,), tampering=tuple(voiding), problem=problem,
-    )
+    return hidden_measurement(judged, run.result, voiding, _uncollected(judged, expected))
 
 
 def _junit_passed(path: Path) -> int | None:
