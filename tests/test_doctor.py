@@ -87,6 +87,19 @@ def test_doctor_reports_the_machine(capsys):
     assert r.exit_code == 0
     checks = {row["check"] for row in json.loads(r.out) if row["subject"] == "machine"}
     assert {"python", "cache folder", "sandbox (bwrap)", "cgroups"} <= checks
+    tools = {row["check"]: row["detail"] for row in json.loads(r.out) if row["check"].endswith(" toolchain")}
+    assert tools["python toolchain"] == "ready" and {"go toolchain", "typescript toolchain"} <= set(tools)
+
+
+def test_doctor_names_a_language_whose_tools_are_missing(capsys, tmp_path, monkeypatch):
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("AGENTBENCH_TOOLS", str(tmp_path / "empty"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    r = invoke(capsys, "doctor", "--agent", "noop", "--json")
+    rows = {row["check"]: row for row in json.loads(r.out) if row["check"].endswith(" toolchain")}
+    assert r.exit_code == 0 and rows["go toolchain"]["ok"]  # a note: go challenges are left out
+    assert "left out" in rows["go toolchain"]["detail"] and "ci/install/go.sh" in rows["go toolchain"]["detail"]
+    assert "ci/install/node22.sh" in rows["typescript toolchain"]["detail"]
 
 
 def test_doctor_shows_an_unconfigured_command_agent_as_not_configured(capsys, tmp_path, monkeypatch):

@@ -51,7 +51,7 @@ class Check(NamedTuple):
 
 
 def environment_checks() -> list[Check]:
-    """What this machine offers: Python, cache, sandbox, cgroups, rlimits."""
+    """What this machine offers: Python, cache, sandbox, cgroups, rlimits, each language's tools."""
     cache = cache_dir()
     writable = _writable(cache)
     return [
@@ -63,7 +63,21 @@ def environment_checks() -> list[Check]:
         Check("machine", "cgroups", True, "available: pids and memory limits, reliable kill"
               if cgroups_available() else "not available: limits by rlimits only"),
         Check("machine", "prlimit", True, "available" if shutil.which("prlimit") else "not installed"),
+        *_toolchain_checks(),
     ]
+
+
+def _toolchain_checks() -> list[Check]:
+    """Each language's tools: ready, or what is missing (its challenges are then left out of tier,
+    --all and --language runs, so this is a note, not a failure)."""
+    from agentbench.toolchains import available_languages, missing_tools
+
+    checks = []
+    for language in available_languages():
+        problem = missing_tools(language)
+        checks.append(Check("machine", f"{language} toolchain", True, "ready" if problem is None else
+                            f"not ready: its challenges are left out of runs; {problem}"))
+    return checks
 
 
 def _writable(path: Path) -> bool:
