@@ -160,3 +160,14 @@ def test_a_trial_a_latest_export_took_from_an_earlier_run_is_found_in_that_run(t
         tmp_path / "20261201-run" / "trials" / "alpha" / "easy" / "one" / "trial-1")
     assert trial_folder(tmp_path / "latest-run", replace(trial, logs_dir="../../x")) is None
     assert trial_folder(tmp_path / "latest-run", replace(trial, logs_dir="..")) is None
+
+
+def test_show_summarises_a_trial_s_trajectory(tmp_path):
+    from agentbench.cli.show import _behaviour
+
+    trial = make_run("alpha", {"easy/one": [80.0]}).trials[0]
+    (tmp_path / "trajectory.jsonl").write_text(
+        dumps(Trajectory(header=Header(agent="alpha", parsed=True), steps=tuple(sample_steps(True)))))
+    line = _behaviour(trial, tmp_path)
+    assert "tool calls read" in line and "ran its own tests: yes" in line, line
+    assert _behaviour(trial, tmp_path / "missing") == "no readable trajectory"

@@ -167,6 +167,7 @@ def test_the_commands_read_the_database(capsys, db_url, tmp_path, tiny_challenge
     assert r.exit_code == 0 and "reference/easy/adder/1" in r.out and "Trial (s)" in r.out
     r = invoke(capsys, "show", "c1", "reference/easy/adder/1", *where)
     assert r.exit_code == 0 and "prompt.md" in r.out and "logs/test-1.log" in r.out and "hidden tests" in r.out
+    assert "trajectory.jsonl" in r.out and "behaviour: the transcript could not be read: an in-process agent" in r.out
     r = invoke(capsys, "history", "reference", "--json", *where, "--output", str(tmp_path / "h.html"))
     points = json.loads(r.out)["points"]
     assert [p["run_id"] for p in points] == ["c1", "c2"] and all(p["score"] >= 90 for p in points)

@@ -110,8 +110,8 @@ def trials_table(rows: list[dict[str, Any]]) -> Any:
     return table
 
 
-_LOGS = ("prompt.md", "agent/stdout.log", "agent/stderr.log", "coverage.json", "record.json",
-         "workspace")
+_LOGS = ("prompt.md", "trajectory.jsonl", "agent/stdout.log", "agent/stderr.log", "coverage.json",
+         "record.json", "workspace")
 
 
 def _print_trial(record: Any, folder: Path) -> None:
@@ -123,13 +123,33 @@ def _print_trial(record: Any, folder: Path) -> None:
     console.print(Text.assemble(("trial ", "bold"),
                                 safe_text(f"{record.agent}/{record.challenge_id}/{record.trial}", "bold"),
                                 "  ", safe_text(record.status.value)))
-    for key, value in _trial_facts(record):
+    for key, value in [*_trial_facts(record), ("behaviour", _behaviour(record, folder))]:
         console.print(Text.assemble(f"  {key}: ", safe_text(value)))
     console.print(Text.assemble("  folder: ", safe_text(folder)))
     for name in (*_LOGS, *_log_files(folder)):
         path = folder / name
         if path.exists() and not path.is_symlink():
             console.print(Text.assemble("    ", safe_text(path)))
+
+
+def _behaviour(record: Any, folder: Path) -> str:
+    """What the agent did, from the trial's trajectory (what its CLI says; never scored)."""
+    from agentbench.adapters.trajectory import FILE_NAME, TrajectoryError, read_steps
+    from agentbench.comparison.behaviour import trial_behaviour
+
+    path = folder / FILE_NAME
+    try:
+        header, steps = read_steps(path) if not path.is_symlink() else (None, ())
+    except (OSError, TrajectoryError):
+        header = None
+    if header is None:
+        return "no readable trajectory"
+    if not header.parsed:
+        return "the transcript could not be read: " + ("; ".join(header.notes) or "no note")
+    b = trial_behaviour(steps, parsed=True, started_at=record.started_at)
+    calls = " · ".join(f"{kind} {n}" for kind, n in b.tool_calls)
+    return (f"{b.turns} turn(s); tool calls {calls}; {b.files_written} file(s) written; "
+            f"ran its own tests: {'yes' if b.ran_tests else 'no'}")
 
 
 def _log_files(folder: Path) -> list[str]:
