@@ -9,7 +9,14 @@ setup command (`pip install -e ".[dev]"`) three ways, interleaved (A B C A B C .
 
 - pip, with the harness's settings (no build isolation: the template's setuptools/hatchling build);
 - uv with build isolation, offline, from a wheelhouse of the template's exact versions;
-- uv without build isolation (the build backend installed into the venv from the wheelhouse first).
+- uv without build isolation (the build backend installed into the venv from the wheelhouse first),
+  with uv's cache shared by every trial (warm);
+- the same with a fresh uv cache per trial (what a trial could safely be given).
+
+Why the last line matters: uv cannot use a read-only cache (it takes a lock and writes temporary
+files in it: "Could not acquire lock ... Permission denied" as an unprivileged user), so a cache shared
+across trials would have to be writable by every trial user, and one trial could then plant wheels
+that a later trial's environment installs. Only a fresh cache per trial keeps trials apart.
 
 uv does not see the template's packages (it reads only the venv's own site-packages, not the
 folders a `.pth` adds), so both uv variants install pytest, coverage... into every venv from the
@@ -80,10 +87,12 @@ def main() -> None:
         offline = ["--offline", "--no-index", "--find-links", str(wheels), "-q"]
         counter = iter(range(10**6))
 
-        def way(build: Callable[[Path, dict[str, str], Path], float]) -> Callable[[], float]:
+        def way(build: Callable[[Path, dict[str, str], Path], float], fresh: bool = False) -> Callable[[], float]:
             def run() -> float:
-                workspace, env, python = trial(base / f"t{next(counter)}", template, challenge.reference_dir)
-                return build(workspace, {**env, "UV_CACHE_DIR": str(base / "uv-cache")}, python)
+                name = f"t{next(counter)}"
+                workspace, env, python = trial(base / name, template, challenge.reference_dir)
+                cache = base / name / "uv-cache" if fresh else base / "uv-cache"
+                return build(workspace, {**env, "UV_CACHE_DIR": str(cache)}, python)
             return run
 
         def pip(w: Path, env: dict[str, str], py: Path) -> float:
@@ -98,7 +107,8 @@ def main() -> None:
                              "-e", ".[dev]"], w, env))
 
         ways = {"pip (what trials run)": way(pip), "uv, build isolation": way(uv_isolated),
-                "uv, no build isolation": way(uv_shared_backend)}
+                "uv, no build isolation": way(uv_shared_backend),
+                "the same, fresh cache": way(uv_shared_backend, fresh=True)}
         for run in ways.values():
             run()  # warm-up: fills uv's cache, pip's compiled files
         times: dict[str, list[float]] = {name: [] for name in ways}
