@@ -38,16 +38,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.synthetic import AGENTS, CHALLENGES, MORE_AGENTS, breakdown, example_runs  # noqa: E402
+
 from agentbench.comparison import CompareOptions, compare_both  # noqa: E402
 from agentbench.models import RunRecord  # noqa: E402
 from agentbench.records import dumps_run, loads_run  # noqa: E402
 from agentbench.scoring import aggregate_score, challenge_means  # noqa: E402
 from agentbench.stats import mean_interval  # noqa: E402
-from agentbench.store.database import connect, locate  # noqa: E402
+from agentbench.store.database import locate  # noqa: E402
+from agentbench.store.opening import connect  # noqa: E402
 from agentbench.store.history import history  # noqa: E402
 from agentbench.store.index import ResultsIndex, RunInfo  # noqa: E402
 from agentbench.store.views import RunFilter, latest, list_runs  # noqa: E402
-from tests.synthetic import AGENTS, CHALLENGES, MORE_AGENTS, breakdown, example_runs  # noqa: E402
 
 NAMES = tuple(f"{a.agent}-{i}" for i, a in enumerate((*AGENTS, *MORE_AGENTS, *AGENTS[:2])))[:10]
 

@@ -138,7 +138,8 @@ Indexing = tuple[ResultsIndex, RunInfo]
 
 def open_index(results_dir: Path, db: str | None) -> ResultsIndex:
     """The results database of `results_dir` (or `db`), opened for writing, schema up to date."""
-    from agentbench.store.database import connect, locate
+    from agentbench.store.database import locate
+    from agentbench.store.opening import connect
 
     return ResultsIndex(connect(locate(db, results_dir), create=True))
 

@@ -6,8 +6,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from agentbench.models import TrialRecord
-from agentbench.store.database import connect, locate
+from agentbench.store.database import locate
 from agentbench.store.index import ResultsIndex, RunInfo
+from agentbench.store.opening import connect
 from tests.synthetic import AGENTS, CHALLENGES, example_runs
 
 

@@ -17,8 +17,9 @@ import pytest
 from agentbench.errors import UsageError
 from agentbench.records import dumps_trial, loads_trial
 from agentbench.store import database
-from agentbench.store.database import DatabaseError, connect, locate, migrate, schema_version
+from agentbench.store.database import DatabaseError, locate
 from agentbench.store.history import history
+from agentbench.store.opening import connect, migrate, schema_version
 from agentbench.store.schema import MIGRATIONS, SCHEMA_VERSION
 from agentbench.store.views import RunFilter, latest, list_runs, run_record, run_row
 from tests.store.helpers import index_run, info, open_index, synthetic_trials

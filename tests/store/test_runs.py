@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from agentbench.store.database import connect, locate
+from agentbench.store.database import locate
 from agentbench.store.folders import RECORD_NAME
+from agentbench.store.opening import connect
 from tests.cli.helpers import invoke
 
 ROOT = Path(__file__).parents[2]

@@ -27,7 +27,8 @@ def database_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def open_database(results_dir: Path, db: str | None, *, create: bool = False) -> Any:
     """The results database's connection (`store.database.Connection`)."""
-    from agentbench.store.database import connect, locate
+    from agentbench.store.database import locate
+    from agentbench.store.opening import connect
 
     return connect(locate(db, results_dir), create=create)
 
@@ -46,7 +47,7 @@ def info(results_dir: Path, db: str | None, as_json: bool) -> None:
 
     from rich.text import Text
 
-    from agentbench.store.database import schema_version
+    from agentbench.store.opening import schema_version
     from agentbench.store.views import counts
 
     connection = open_database(results_dir, db)
@@ -75,8 +76,9 @@ def rebuild(results_dir: Path, db: str | None) -> None:
     """
     from rich.text import Text
 
-    from agentbench.store.database import DatabaseError, connect, locate
+    from agentbench.store.database import DatabaseError, locate
     from agentbench.store.index import ResultsIndex
+    from agentbench.store.opening import connect
     from agentbench.store.rebuild import move_aside, rebuild
 
     location = locate(db, results_dir)

@@ -85,8 +85,9 @@ def histories(selected: Sequence[Selected], results_dir: Path, db: str | None) -
     (its run's folder, or the results file's folder or the one above), else `RESULTS/agentbench.db`; with no database, or one that cannot be read, there are none (the
     report itself never needs the database for files).
     """
-    from agentbench.store.database import DB_ENV, DB_NAME, connect, locate
+    from agentbench.store.database import DB_ENV, DB_NAME, locate
     from agentbench.store.history import history
+    from agentbench.store.opening import connect
 
     folders = [s.results_dir for s in selected if s.results_dir is not None]
     folders += [p for s in selected if Path(s.source).is_file()

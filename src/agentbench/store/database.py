@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from agentbench.errors import RunError, UsageError
-from agentbench.store import schema
 
 DB_NAME = "agentbench.db"
 """File name of the default SQLite database inside a results folder."""
@@ -31,7 +30,7 @@ DB_ENV = "AGENTBENCH_DB"
 TIMEOUT_ENV = "AGENTBENCH_DB_TIMEOUT"
 """Environment variable: seconds to wait for a locked database (default 30)."""
 DEFAULT_TIMEOUT_S = 30.0
-_MIGRATION_LOCK = 7_246_915_201
+MIGRATION_LOCK = 7_246_915_201
 """PostgreSQL advisory-lock key held while a schema is created or migrated."""
 
 Params = Sequence[Any]
@@ -46,7 +45,7 @@ class DatabaseError(RunError):
         super().__init__(f"results database {where}: {problem}", hint)
 
 
-_KEEP = "the trial folders are intact"
+KEEP = "the trial folders are intact"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,7 +113,7 @@ class Writer(Protocol):
 class Connection:
     """An open results database (thread-safe: one operation at a time)."""
 
-    def __init__(self, location: Location, raw: Any, dialect: _Dialect) -> None:
+    def __init__(self, location: Location, raw: Any, dialect: Dialect) -> None:
         self.location = location
         self._raw = raw
         self._dialect = dialect
@@ -143,7 +142,7 @@ class Connection:
 
 
 class _Cursor:
-    def __init__(self, cursor: Any, dialect: _Dialect) -> None:
+    def __init__(self, cursor: Any, dialect: Dialect) -> None:
         self._cursor = cursor
         self._dialect = dialect
 
@@ -158,7 +157,7 @@ class _Cursor:
         return list(self._cursor.fetchall())
 
 
-class _Dialect(Protocol):
+class Dialect(Protocol):
     def sql(self, text: str) -> str: ...
     def guard(self, location: Location) -> contextlib.AbstractContextManager[None]: ...
     def transaction(self, raw: Any) -> contextlib.AbstractContextManager[Any]: ...
@@ -166,88 +165,10 @@ class _Dialect(Protocol):
     def lock_schema(self, writer: Writer) -> None: ...
 
 
-def connect(location: Location, *, create: bool) -> Connection:
-    """Open the database at `location` with its schema up to date.
-
-    `create=False` (the read commands) refuses a missing SQLite file instead of creating an empty one.
-    """
-    raw: Any
-    dialect: _Dialect
-    if location.kind == "postgresql":
-        from agentbench.store.postgres import open_postgres
-
-        raw, dialect = open_postgres(location, timeout_s())
-    else:
-        from agentbench.store.sqlite import open_sqlite
-
-        raw, dialect = open_sqlite(location, timeout_s(), create=create)
-    connection = Connection(location, raw, dialect)
-    try:
-        migrate(connection)
-    except BaseException:
-        connection.close()
-        raise
-    return connection
-
-
-def migrate(connection: Connection, steps: Sequence[tuple[str, ...]] = schema.MIGRATIONS) -> int:
-    """Bring the schema to the newest version `steps` describe, in one transaction; its version.
-
-    A database from a newer AgentBench is refused unchanged. Two processes migrating at once are
-    serialised (SQLite: the write lock; PostgreSQL: an advisory lock), so the steps run once.
-    """
-    target = len(steps)
-    version = schema_version(connection)
-    if version == target:
-        return version
-    _refuse_newer(connection, version, target)
-    with connection.write() as writer:
-        connection._dialect.lock_schema(writer)
-        version = _version_in(writer, connection.kind)
-        _refuse_newer(connection, version, target)
-        for reached, statements in schema.pending(version, steps):
-            for statement in statements:
-                writer.execute(statement)
-            writer.execute(schema.SET_META, ("schema_version", str(reached)))
-    return target
-
-
-def schema_version(connection: Connection) -> int:
-    """The schema version of the database (0: empty, no AgentBench table yet)."""
-    if not connection.query(schema.HAS_META[connection.kind])[0][0]:
-        return 0
-    return _parse_version(connection, connection.query(schema.READ_VERSION))
-
-
-def _version_in(writer: Writer, kind: str) -> int:
-    if not writer.query(schema.HAS_META[kind])[0][0]:
-        return 0
-    rows = writer.query(schema.READ_VERSION)
-    return int(rows[0][0]) if rows and str(rows[0][0]).isdigit() else 0
-
-
-def _parse_version(connection: Connection, rows: list[tuple[Any, ...]]) -> int:
-    if not rows or not str(rows[0][0]).isdigit():
-        raise DatabaseError(connection.location.shown, "it has no readable schema version",
-                            f"it was not written by AgentBench; {_KEEP}: move it aside and run "
-                            "`agentbench db rebuild`, or use another --db")
-    return int(rows[0][0])
-
-
-def _refuse_newer(connection: Connection, version: int, target: int) -> None:
-    if version > target:
-        raise DatabaseError(
-            connection.location.shown,
-            f"its schema version is {version}, written by a newer AgentBench (this one knows "
-            f"versions up to {target})",
-            "upgrade AgentBench (pip install -U agentbench), or use another --db; nothing was "
-            f"changed and {_KEEP}")
-
-
 def locked(where: str, waited: float) -> DatabaseError:
     """The database stayed locked by another process past the timeout."""
     return DatabaseError(where, f"locked by another process (waited {waited:g} s)",
-                         f"{_KEEP}; wait for the other run or command to end (or set "
+                         f"{KEEP}; wait for the other run or command to end (or set "
                          f"{TIMEOUT_ENV}=SECONDS), then `agentbench run --resume RUN_ID` or "
                          "`agentbench db rebuild` brings the database up to date")
 
@@ -256,24 +177,24 @@ def read_only(where: str, detail: str) -> DatabaseError:
     """The database (or its folder) cannot be written."""
     return DatabaseError(where, f"cannot write it: read-only ({detail})",
                          "make the database and its folder writable by this user, or point --db / "
-                         f"{DB_ENV} elsewhere; {_KEEP} and `agentbench db rebuild` re-indexes them")
+                         f"{DB_ENV} elsewhere; {KEEP} and `agentbench db rebuild` re-indexes them")
 
 
 def disk_full(where: str, detail: str) -> DatabaseError:
     """The disk holding the database is full."""
     return DatabaseError(where, f"cannot write it: no space left on device ({detail})",
-                         f"free some space (or point --db / {DB_ENV} elsewhere); {_KEEP} and "
+                         f"free some space (or point --db / {DB_ENV} elsewhere); {KEEP} and "
                          "`agentbench run --resume RUN_ID` or `agentbench db rebuild` catches up")
 
 
 def corrupted(where: str, detail: str) -> DatabaseError:
     """The file is not a database, or its pages are damaged."""
     return DatabaseError(where, f"corrupted or not a database ({detail})",
-                         f"{_KEEP}: `agentbench db rebuild` moves the broken file aside and "
+                         f"{KEEP}: `agentbench db rebuild` moves the broken file aside and "
                          "re-indexes them")
 
 
 def other(where: str, detail: str) -> DatabaseError:
     """Any other database failure, with the driver's own words."""
-    return DatabaseError(where, detail, f"{_KEEP}; once the database works again, "
+    return DatabaseError(where, detail, f"{KEEP}; once the database works again, "
                          "`agentbench db rebuild` re-indexes them")

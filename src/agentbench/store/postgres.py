@@ -50,7 +50,7 @@ class PostgresDialect:
 
     def lock_schema(self, writer: database.Writer) -> None:
         """Serialise schema creation between processes (released at commit)."""
-        writer.query("SELECT pg_advisory_xact_lock(?)", (database._MIGRATION_LOCK,))
+        writer.query("SELECT pg_advisory_xact_lock(?)", (database.MIGRATION_LOCK,))
 
 
 def open_postgres(location: Location, timeout: float) -> tuple[Any, PostgresDialect]:

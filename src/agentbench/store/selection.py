@@ -15,8 +15,9 @@ from pathlib import Path
 
 from agentbench.errors import AgentBenchError, ResultsFileError, UsageError
 from agentbench.models import RunRecord
-from agentbench.store.database import Connection, connect, locate
+from agentbench.store.database import Connection, locate
 from agentbench.store.folders import PLAN_NAME, RunDir, read_results
+from agentbench.store.opening import connect
 from agentbench.store.views import latest, run_record, run_row
 
 
