@@ -6,9 +6,11 @@ config that runs each of them through the generic `command` adapter.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import textwrap
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 CHALLENGES = Path(__file__).parent / "challenges"
@@ -168,6 +170,17 @@ for name, text in files.items():
 exec(extra)
 '''.replace("EXTRA", repr("__python__"))
 """Writes the files of its spec, then runs the spec's `__python__` code, if any."""
+
+
+@contextlib.contextmanager
+def defined(extra: Mapping[str, dict[str, str]]) -> Iterator[None]:
+    """`extra` attack agents (name -> files) known to `agent_config` for the duration."""
+    AGENTS.update(extra)
+    try:
+        yield
+    finally:
+        for name in extra:
+            AGENTS.pop(name)
 
 
 def agent_config(folder: Path, names: list[str]) -> Path:

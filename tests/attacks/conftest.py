@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from agentbench.models import TrialRecord
 from agentbench.records import loads_run
-from tests.attacks.agents import AGENTS, CHALLENGES, agent_config
+from tests.attacks.agents import AGENTS, CHALLENGES, agent_config, defined
 
 collect_ignore_glob = ["challenges/*"]
 
@@ -33,6 +34,11 @@ class AttackRun:
 
     def trial(self, agent: str) -> TrialRecord:
         return self.records[agent]
+
+    def hidden(self, agent: str) -> tuple[int, int]:
+        """(passed, total) of the agent's hidden tests."""
+        tests = self.records[agent].measurements.acceptance.tests
+        return tests.passed, tests.total
 
     def trial_dir(self, agent: str) -> Path:
         record = self.records[agent]
@@ -54,8 +60,12 @@ def needs_sandbox(mode: str) -> None:
         pytest.skip("bubblewrap is not installed")
 
 
-def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *extra: str) -> AttackRun:
-    config = agent_config(folder, [a for a in agents if a in AGENTS])
+def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *extra: str,
+                   files: Mapping[str, dict[str, str]] | None = None) -> AttackRun:
+    """One `agentbench run` of `agents` (attack agents from AGENTS, plus `files`: more of them, name
+    -> files, known for this run only; built-in agents by name)."""
+    with defined(files or {}):
+        config = agent_config(folder, [a for a in agents if a in AGENTS])
     results = folder / "results"
     args = [sys.executable, "-m", "agentbench", "run", "--challenge", challenge,
             "--challenges", str(CHALLENGES), "--results", str(results), "--agents-config", str(config),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.attacks.agents import AGENTS, CHALLENGES
+from tests.attacks.agents import CHALLENGES
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
 REFERENCE = CHALLENGES / "easy" / "go-calc" / "reference"
@@ -129,39 +129,30 @@ func Main(args []int) int {
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def go_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     needs_sandbox(request.param)
-    AGENTS.update(GO_AGENTS)
-    try:
-        folder = shared_folder / f"go-attacks-{request.param}"
-        folder.mkdir()
-        return agentbench_run(folder, ["reference", "noop", *GO_AGENTS], "easy/go-calc", request.param)
-    finally:
-        for name in GO_AGENTS:
-            AGENTS.pop(name)
-
-
-def hidden(run: AttackRun, agent: str) -> tuple[int, int]:
-    tests = run.trial(agent).measurements.acceptance.tests
-    return tests.passed, tests.total
+    folder = shared_folder / f"go-attacks-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["reference", "noop", *GO_AGENTS], "easy/go-calc", request.param,
+                          files=GO_AGENTS)
 
 
 def test_reference_scores_full_marks_and_noop_nothing(go_attacks):
     ref, noop = go_attacks.trial("reference"), go_attacks.trial("noop")
     assert ref.seed_score.total >= 95 and ref.verified_score.total >= 95
-    assert hidden(go_attacks, "reference") == (10, 10)
+    assert go_attacks.hidden("reference") == (10, 10)
     assert ref.measurements.tests.tampering == () and ref.measurements.acceptance.tampering == ()
     assert noop.verified_score.total == 0 and noop.seed_score.total <= 10
 
 
 def test_a_stub_does_not_outscore_a_solution_when_verified(go_attacks):
     stub = go_attacks.trial("go-stub")
-    assert hidden(go_attacks, "go-stub") == (0, 10)
+    assert go_attacks.hidden("go-stub") == (0, 10)
     assert stub.verified_score.total <= 10
 
 
 def test_wrong_but_green_code_is_caught_by_the_hidden_tests(go_attacks):
     t = go_attacks.trial("go-wrong-green")
     assert t.measurements.tests.passed == t.measurements.tests.total == 2
-    assert hidden(go_attacks, "go-wrong-green") == (5, 10)
+    assert go_attacks.hidden("go-wrong-green") == (5, 10)
     assert t.verified_score.total <= 60
 
 
@@ -173,7 +164,7 @@ def test_skipped_tests_are_not_passed(go_attacks):
 def test_planted_configuration_does_not_redirect_the_go_command(go_attacks):
     tests = go_attacks.trial("go-planted-config").measurements.tests
     assert (tests.passed, tests.failed, tests.problem) == (2, 1, None)
-    assert hidden(go_attacks, "go-planted-config") == (5, 10)
+    assert go_attacks.hidden("go-planted-config") == (5, 10)
 
 
 def test_an_exit_status_forced_to_zero_voids_the_own_tests(go_attacks):

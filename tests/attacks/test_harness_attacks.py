@@ -13,7 +13,7 @@ import pytest
 
 from agentbench.models import ScoreBreakdown, TrialRecord, TrialStatus
 from agentbench.records import dumps_trial, loads_run
-from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config
+from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config, defined
 from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
 from tests.conftest import drop_box
 
@@ -49,15 +49,10 @@ open(b"notes-\\xfe\\n.txt", "w").write("x")
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def harness_attacks(request, shared_folder):
     needs_sandbox(request.param)
-    AGENTS.update(HARNESS_AGENTS)
-    try:
-        folder = shared_folder / f"harness-{request.param}"
-        folder.mkdir()
-        return agentbench_run(folder, ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
-                              request.param, "--retries", "1")
-    finally:
-        for name in HARNESS_AGENTS:
-            AGENTS.pop(name)
+    folder = shared_folder / f"harness-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
+                          request.param, "--retries", "1", files=HARNESS_AGENTS)
 
 
 def test_planted_records_change_no_result(harness_attacks):
@@ -105,11 +100,8 @@ def test_ctrl_c_while_tests_run_then_resume_gives_the_uninterrupted_scores(tmp_p
     slow = {**REF, "tests/test_slow.py": (
         "import pathlib, time\n\n\ndef test_slow():\n"
         f"    pathlib.Path({str(started)!r}).write_text('x')\n    time.sleep(4)\n")}
-    AGENTS["slow-tests"] = slow
-    try:
+    with defined({"slow-tests": slow}):
         config = agent_config(tmp_path, ["slow-tests"])
-    finally:
-        AGENTS.pop("slow-tests")
     results = tmp_path / "r"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     base = [sys.executable, "-m", "agentbench", "run", "--agent", "slow-tests", "--challenge",
@@ -228,12 +220,11 @@ def test_a_vandal_reaches_nothing_and_the_run_scores_everyone_else_right(tmp_pat
     code = (VANDAL.replace("CHALLENGE_DIR", repr(str(CHALLENGES / "easy" / "calc" / "acceptance")))
             .replace("CACHE_DIR", repr(str(cache_dir()))).replace("RESULTS_DIR", repr(str(tmp_path / "results")))
             .replace("SECRET", repr(secret)).replace("HEARTBEAT", repr(str(heartbeat))))
-    AGENTS["vandal"] = {**REF, "__python__": code}
     try:
         os.environ["OPENAI_API_KEY"] = secret
-        run = agentbench_run(tmp_path, ["vandal", "reference"], "easy/calc", mode)
+        run = agentbench_run(tmp_path, ["vandal", "reference"], "easy/calc", mode,
+                             files={"vandal": {**REF, "__python__": code}})
     finally:
-        AGENTS.pop("vandal")
         os.environ.pop("OPENAI_API_KEY", None)
     tried = json.loads((run.trial_dir("vandal") / "workspace" / "vandal.json").read_text())
     assert "done" not in tried.values(), tried

@@ -6,20 +6,15 @@ from __future__ import annotations
 import pytest
 
 from tests.attacks.agents import AGENTS
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.conftest import agentbench_run, needs_sandbox
 
 pytestmark = pytest.mark.attacks
-
-
-def hidden(run: AttackRun, agent: str) -> tuple[int, int]:
-    tests = run.trial(agent).measurements.acceptance.tests
-    return tests.passed, tests.total
 
 
 def test_reference_scores_full_marks_under_both_rubrics(scoring_attacks):
     t = scoring_attacks.trial("reference")
     assert t.seed_score.total >= 95 and t.verified_score.total >= 95
-    assert hidden(scoring_attacks, "reference") == (10, 10)
+    assert scoring_attacks.hidden("reference") == (10, 10)
     assert t.measurements.tests.tampering == () and t.measurements.acceptance.tampering == ()
 
 
@@ -31,32 +26,32 @@ def test_doing_nothing_scores_zero_when_verified(scoring_attacks):
 
 def test_a_stub_scores_at_most_10_when_verified(scoring_attacks):
     t = scoring_attacks.trial("stub")
-    assert hidden(scoring_attacks, "stub") == (0, 10)
+    assert scoring_attacks.hidden("stub") == (0, 10)
     assert t.verified_score.total <= 10
 
 
 def test_wrong_but_green_code_scores_at_most_60_when_verified(scoring_attacks):
     t = scoring_attacks.trial("wrong-green")
-    assert hidden(scoring_attacks, "wrong-green") == (5, 10)
+    assert scoring_attacks.hidden("wrong-green") == (5, 10)
     assert t.verified_score.total <= 60
     assert t.verified_score.total < scoring_attacks.trial("reference").verified_score.total - 35
 
 
 def test_stripping_failures_from_the_hidden_junit_report_voids_the_hidden_tests(scoring_attacks):
     t = scoring_attacks.trial("junit-stripper")
-    assert hidden(scoring_attacks, "junit-stripper")[0] == 0
+    assert scoring_attacks.hidden("junit-stripper")[0] == 0
     assert any("JUnit report" in s for s in t.measurements.acceptance.tampering)
     assert t.verified_score.total <= scoring_attacks.trial("wrong-green").verified_score.total
 
 
 def test_product_code_aimed_at_the_probe_voids_the_hidden_tests(scoring_attacks):
     t = scoring_attacks.trial("probe-hunter")
-    assert hidden(scoring_attacks, "probe-hunter")[0] == 0
+    assert scoring_attacks.hidden("probe-hunter")[0] == 0
     assert any("probe" in s for s in t.measurements.acceptance.tampering)
 
 
 def test_a_module_named_like_the_standard_library_shadows_nothing(scoring_attacks):
-    assert hidden(scoring_attacks, "argparse-shadow") == (10, 10)
+    assert scoring_attacks.hidden("argparse-shadow") == (10, 10)
     err = (scoring_attacks.trial_dir("argparse-shadow") / "logs" / "acceptance.err").read_text()
     assert "AGENT-ARGPARSE-LOADED" not in err
 
@@ -122,13 +117,8 @@ def test_without_setup_commands_every_file_must_compile_and_a_timeout_earns_no_v
                    "src/calc/ops.py": "def add(a, b)\n    return a + b\n",
                    "tests/test_ops.py": "def test_a():\n    assert True\n"},
     }
-    AGENTS.update(AGENTS_EXTRA)
-    try:
-        run = agentbench_run(tmp_path, ["broken", "liar"], "easy/calc-nosetup", mode,
-                             "--agent-timeout", "1")
-    finally:
-        for name in AGENTS_EXTRA:
-            AGENTS.pop(name)
+    run = agentbench_run(tmp_path, ["broken", "liar"], "easy/calc-nosetup", mode,
+                         "--agent-timeout", "1", files=AGENTS_EXTRA)
     broken, slow = run.trial("broken"), run.trial("liar")
     assert not broken.measurements.build.success and broken.seed_score.build == 0
     assert "setup-compile" in broken.measurements.build.commands[0].log

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.attacks.agents import AGENTS, CHALLENGES
+from tests.attacks.agents import CHALLENGES
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
 REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
@@ -145,32 +145,23 @@ TS_AGENTS: dict[str, dict[str, str]] = {
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def ts_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     needs_sandbox(request.param)
-    AGENTS.update(TS_AGENTS)
-    try:
-        folder = shared_folder / f"ts-attacks-{request.param}"
-        folder.mkdir()
-        return agentbench_run(folder, ["reference", "noop", *TS_AGENTS], "easy/ts-calc", request.param)
-    finally:
-        for name in TS_AGENTS:
-            AGENTS.pop(name)
-
-
-def hidden(run: AttackRun, agent: str) -> tuple[int, int]:
-    tests = run.trial(agent).measurements.acceptance.tests
-    return tests.passed, tests.total
+    folder = shared_folder / f"ts-attacks-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["reference", "noop", *TS_AGENTS], "easy/ts-calc", request.param,
+                          files=TS_AGENTS)
 
 
 def test_reference_scores_full_marks_and_noop_nothing(ts_attacks):
     ref, noop = ts_attacks.trial("reference"), ts_attacks.trial("noop")
     assert ref.seed_score.total >= 95 and ref.verified_score.total >= 95
-    assert hidden(ts_attacks, "reference") == (10, 10)
+    assert ts_attacks.hidden("reference") == (10, 10)
     assert ref.measurements.tests.tampering == () and ref.measurements.acceptance.tampering == ()
     assert noop.verified_score.total == 0 and noop.seed_score.total <= 10
 
 
 def test_a_stub_does_not_outscore_a_solution_when_verified(ts_attacks):
     stub = ts_attacks.trial("ts-stub")
-    assert hidden(ts_attacks, "ts-stub") == (0, 10)
+    assert ts_attacks.hidden("ts-stub") == (0, 10)
     assert stub.verified_score.total <= 10
     assert stub.verified_score.total < ts_attacks.trial("reference").verified_score.total
 
@@ -178,7 +169,7 @@ def test_a_stub_does_not_outscore_a_solution_when_verified(ts_attacks):
 def test_wrong_but_green_code_is_caught_by_the_hidden_tests(ts_attacks):
     t = ts_attacks.trial("ts-wrong-green")
     assert t.measurements.tests.passed == t.measurements.tests.total == 2
-    assert hidden(ts_attacks, "ts-wrong-green") == (5, 10)
+    assert ts_attacks.hidden("ts-wrong-green") == (5, 10)
     assert t.verified_score.total <= 60
 
 
@@ -192,7 +183,7 @@ def test_planted_configuration_does_not_redirect_the_reporter(ts_attacks):
     t = ts_attacks.trial("ts-planted-config")
     tests = t.measurements.tests
     assert (tests.passed, tests.failed, tests.problem) == (2, 1, None)
-    assert hidden(ts_attacks, "ts-planted-config") == (5, 10)
+    assert ts_attacks.hidden("ts-planted-config") == (5, 10)
 
 
 @pytest.mark.parametrize("agent", ["ts-registers-tests", "ts-exit-rewriter", "ts-early-exit",
@@ -205,7 +196,7 @@ def test_hidden_tests_cannot_be_forged_from_inside_the_test_process(ts_attacks, 
 
 
 def test_replacing_the_assertions_is_impossible(ts_attacks):
-    assert hidden(ts_attacks, "ts-patches-assert") == (5, 10)
+    assert ts_attacks.hidden("ts-patches-assert") == (5, 10)
 
 
 def test_coverage_ignore_comments_and_unimported_modules_count_as_uncovered(ts_attacks):
