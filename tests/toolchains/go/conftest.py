@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,8 @@ from agentbench.models import Challenge, Rubric
 from agentbench.toolchains import MeasureContext, OwnTests
 from agentbench.toolchains.go import GoToolchain
 from agentbench.toolchains.go.assets import go_assets
-from agentbench.workspace import cache_dir, make_trial_dirs
+from agentbench.workspace import cache_dir
+from tests.toolchains.helpers import own_tests_runner
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 
@@ -34,23 +34,7 @@ def challenge(*test_commands: str) -> Challenge:
                      test_commands=test_commands or ("go test ./...",), scoring_rubric=Rubric())
 
 
-def context(tmp_path: Path, assets: Path, files: Mapping[str, str]) -> MeasureContext:
-    ctx = MeasureContext(dirs=make_trial_dirs(tmp_path / "t"), trial_dir=tmp_path / "trial", assets=assets)
-    for name, text in {"go.mod": GO_MOD, **files}.items():
-        path = ctx.dirs.workspace / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return ctx
-
-
 @pytest.fixture
 def own_tests(tmp_path: Path, assets: Path) -> Callable[..., tuple[OwnTests, MeasureContext]]:
     """`own_tests(files, *commands)` -> what the harness measured of the agent's own tests."""
-
-    def run(files: Mapping[str, str], *commands: str) -> tuple[OwnTests, MeasureContext]:
-        ctx = context(tmp_path, assets, files)
-        toolchain = GoToolchain()
-        work = toolchain.prepare(challenge(*commands), ctx)
-        return toolchain.run_tests(challenge(*commands), ctx, work), ctx
-
-    return run
+    return own_tests_runner(tmp_path, assets, GoToolchain(), challenge, {"go.mod": GO_MOD})

@@ -9,7 +9,8 @@ from pathlib import Path
 from agentbench.toolchains.node import TypeScriptToolchain
 from agentbench.toolchains.node.lint import lint_node_challenge
 from agentbench.toolchains.node.sources import classify_sources
-from tests.toolchains.node.conftest import challenge, context
+from tests.toolchains.helpers import trial_context as context
+from tests.toolchains.node.conftest import challenge
 
 LIB = """\
 /** Adds. */
