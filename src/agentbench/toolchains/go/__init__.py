@@ -104,7 +104,7 @@ class GoToolchain:
         """Statements covered over every product file."""
         folder = own.coverage_data
         profiles = sorted(folder.glob("*.out")) if folder is not None and folder.is_dir() else []
-        return measure_coverage(profiles, sources.product, ctx)
+        return measure_coverage(profiles, sources, ctx)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests in a copy of `project`."""

@@ -5,30 +5,32 @@ package of the module is instrumented in every test binary and the go command wr
 The harness reads the profiles itself (regular files only): a block counts its statements, covered
 when any test binary ran it. A product file no profile mentions (never compiled into a test binary,
 e.g. excluded by a build constraint) counts every non-blank, non-comment line as one uncovered
-statement. There is nothing like a pragma to exclude code.
+statement. There is nothing like a pragma to exclude code. Profiles are read as regular files only
+(`read_regular`); the module path and the source lines are the snapshot's (`SourceFiles.root`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext, write_coverage_report
+from agentbench.snapshot import read_regular
+from agentbench.toolchains.base import MeasureContext, SourceFiles, write_coverage_report
 from agentbench.toolchains.go.sources import module_path
 
 _BLOCK = re.compile(r"^(.+\.go):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$")
 MAX_PROFILE_BYTES = 256 * 1024 * 1024
 
 
-def measure_coverage(profiles: Iterable[Path], product: Sequence[Path], ctx: MeasureContext) -> CoverageMeasurement:
-    """Covered / total statements over every file in `product` (see the module docstring)."""
-    workspace = ctx.dirs.workspace
-    blocks = _blocks(profiles, module_path(workspace))
+def measure_coverage(profiles: Iterable[Path], sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+    """Covered / total statements over every product file (see the module docstring)."""
+    root = sources.root or ctx.dirs.workspace
+    blocks = _blocks(profiles, module_path(root))
     per_file: dict[str, tuple[int, int]] = {}
-    for path in product:
-        rel = str(path.relative_to(workspace))
+    for path in sources.product:
+        rel = str(path.relative_to(root))
         mine = blocks.get(rel)
         if mine is None:
             per_file[rel] = (0, _code_lines(path))
@@ -58,12 +60,8 @@ def _blocks(profiles: Iterable[Path], module: str | None) -> dict[str, dict[str,
 
 
 def _lines(profile: Path) -> list[str]:
-    try:
-        if not profile.is_file() or profile.is_symlink() or profile.stat().st_size > MAX_PROFILE_BYTES:
-            return []
-        return profile.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    data = read_regular(profile, MAX_PROFILE_BYTES)
+    return data.decode("utf-8", errors="replace").splitlines() if data is not None else []
 
 
 def _code_lines(path: Path) -> int:

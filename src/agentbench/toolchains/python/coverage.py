@@ -6,19 +6,24 @@ The harness then copies the data files (regular files only) into a fresh folder 
 analyses them in-process with a configuration it builds itself (never a file the agent could edit):
 every product file counts, imported or not, and exclusion pragmas are ignored (`# pragma: no cover`
 earns nothing). A file coverage.py cannot parse counts with all its non-blank lines uncovered.
+The data name the files of the workspace the tests ran in; they are mapped onto the snapshot's files
+(coverage.py's `[paths]`), so the statements counted are the snapshot's, never a file the tests could
+have rewritten. Data files are copied without following links, regular files only (`copy_regular`).
 """
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Sequence
+import os
 from pathlib import Path
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext, write_coverage_report
+from agentbench.snapshot import copy_regular
+from agentbench.toolchains.base import MeasureContext, SourceFiles, write_coverage_report
 
 MAX_DATA_FILE_BYTES = 256 * 1024 * 1024
 """Coverage data files larger than this are not read."""
+MAX_DATA_FILES = 2000
+"""Data files read (the rest, in name order, are not)."""
 
 
 def coverage_config(work: Path, workspace: Path) -> Path:
@@ -35,21 +40,24 @@ def coverage_config(work: Path, workspace: Path) -> Path:
     return rc
 
 
-def measure_coverage(data_dir: Path | None, product: Sequence[Path], ctx: MeasureContext) -> CoverageMeasurement:
-    """Covered / total statements over every file in `product` (see the module docstring)."""
+def measure_coverage(data_dir: Path | None, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+    """Covered / total statements over every product file (see the module docstring)."""
     import coverage
 
     files = _copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else []
     cov = coverage.Coverage(data_file=None, config_file=False)
     cov.set_option("report:exclude_lines", [])
     cov.set_option("report:exclude_also", [])
+    root, product = sources.root or ctx.dirs.workspace, sources.product
+    ran = ctx.dirs.workspace
+    cov.set_option("paths", {"snapshot": [str(root), str(ran), os.path.realpath(ran)]})
     problem = None
     try:
         cov.combine([str(f) for f in files], strict=True, keep=True)
     except coverage.CoverageException as exc:
         problem = f"no coverage data: {exc}"
         cov.get_data()
-    per_file = {str(path.relative_to(ctx.dirs.workspace)): _analyse(cov, path) for path in product}
+    per_file = {str(path.relative_to(root)): _analyse(cov, path) for path in product}
     covered = sum(c for c, _ in per_file.values())
     total = sum(t for _, t in per_file.values())
     _write_report(ctx, per_file, problem)
@@ -63,11 +71,9 @@ def _copy_data(data_dir: Path, dest: Path) -> list[Path]:
         entries = sorted(data_dir.iterdir()) if data_dir.is_dir() and not data_dir.is_symlink() else []
     except OSError:
         entries = []
-    for entry in entries:
-        if (entry.name.startswith(".coverage") and entry.is_file() and not entry.is_symlink()
-                and entry.stat().st_size <= MAX_DATA_FILE_BYTES):
-            target = dest / f"data-{len(copied)}"
-            shutil.copyfile(entry, target, follow_symlinks=False)
+    for entry in entries[:MAX_DATA_FILES]:
+        target = dest / f"data-{len(copied)}"
+        if entry.name.startswith(".coverage") and copy_regular(entry, target, MAX_DATA_FILE_BYTES):
             copied.append(target)
     return copied
 
