@@ -64,7 +64,8 @@ class SnapshotLimits:
     seconds: float = 60.0
     """The whole walk; what is not reached in time is left out."""
     entries: int = 50_000
-    """Folder entries looked at (folders, links, special files included); the walk stops after."""
+    """Entries looked at (folders, links, special files included), and listed in one folder; the
+    walk stops after."""
     recorded: int = 50
     """Skipped entries named one by one in the record; the rest are counted."""
 
@@ -159,12 +160,15 @@ def take_snapshot(workspace: Path, dest: Path, limits: SnapshotLimits | None = N
                     links=tuple(sorted(walk.links)))
 
 
-def _entries(walk: _Walk, fd: int) -> list[tuple[str, os.stat_result]]:
-    """A folder's entries (name, lstat), sorted, within the entry budget."""
+def _entries(walk: _Walk, fd: int, prefix: str) -> list[tuple[str, os.stat_result]]:
+    """A folder's entries (name, lstat), sorted; at most `limits.entries` of them are listed."""
     found: list[tuple[str, os.stat_result]] = []
     with os.scandir(fd) as listing:
         for entry in listing:
-            walk.entries += 1
+            if len(found) >= walk.limits.entries:
+                walk.skip("limit", prefix or ".", f"a folder of over {walk.limits.entries} entries: "
+                                                  "the rest (in listing order) is left out")
+                break
             if walk.over():
                 break
             with contextlib.suppress(OSError):
@@ -173,7 +177,8 @@ def _entries(walk: _Walk, fd: int) -> list[tuple[str, os.stat_result]]:
 
 
 def _copy_folder(walk: _Walk, source: int, target: int, prefix: str, depth: int) -> None:
-    for name, info in _entries(walk, source):
+    for name, info in _entries(walk, source, prefix):
+        walk.entries += 1
         if walk.over():
             return
         rel = prefix + name
