@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 import types
 import typing
 from enum import Enum
@@ -29,15 +30,31 @@ harness-established test counts; a version-1 record reads with those fields empt
 
 T = TypeVar("T")
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` as valid UTF-8 text: a lone surrogate (an undecodable byte of a file name, decoded with
+    surrogateescape, or a `\\udXXX` escape in JSON) is shown as `\\xNN` (the byte) or `\\udXXX`."""
+    return _SURROGATE.sub(_escape_surrogate, text) if _SURROGATE.search(text) else text
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
 
 def to_jsonable(value: Any) -> Any:
-    """Turn a model value (dataclasses, tuples, enums, paths) into plain JSON values."""
+    """Turn a model value (dataclasses, tuples, enums, paths) into plain JSON values (every text valid
+    UTF-8: see `valid_text`)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Path):
-        return str(value)
+        return valid_text(str(value))
+    if isinstance(value, str):
+        return valid_text(value)
     if isinstance(value, tuple | list):
         return [to_jsonable(v) for v in value]
     return value
@@ -97,6 +114,8 @@ def _convert_scalar(tp: Any, data: Any, where: str) -> Any:
             return tp(data)
         except ValueError:
             raise ValueError(f"{where}: unknown value {data!r}") from None
+    if isinstance(data, str):
+        data = valid_text(data)
     if tp is Path and isinstance(data, str):
         return Path(data)
     if tp is float and isinstance(data, int) and not isinstance(data, bool):
