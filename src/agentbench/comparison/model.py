@@ -260,6 +260,9 @@ class PairedTest:
     """The smallest p-value the test can give with this design, before the correction."""
     winner: str | None
     """The agent that is significantly ahead, if any."""
+    blocked_by: str = ""
+    """Why no verdict is possible: `informative` (too few challenges on which the agents differ),
+    `trials` (conditional view: too few trials for any test to reach alpha); empty when one is."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
