@@ -18,7 +18,7 @@ Columns, per case (over challenges like these unless the case says conditional):
 - disagree: verdicts whose interval excludes 0 without a winner, or names one with an interval
   that holds 0 (must be 0);
 - rank vs shared: agents ranked above one they trail on their shared challenges without the
-  line saying so (must be 0; counted only once rankings say so, see `Comparison.ranking`).
+  line saying so (must be 0; see `agentbench.comparison.ranking`).
 """
 
 from __future__ import annotations
@@ -102,7 +102,20 @@ def _score(c: Comparison, gaps: tuple[float, ...], tally: Tally) -> None:
             tally.named += v.winner == better
     tally.false_winner += wrong
     tally.covered += covered
-    tally.misranked += len(getattr(c, "unexplained_rank_contradictions", ()))
+    tally.misranked += _unexplained(c)
+
+
+def _unexplained(c: Comparison) -> int:
+    """Agents ranked above one they trail on their shared challenges, with no note saying so."""
+    rank = {a.label: a.rank for a in c.agents}
+    notes = {a.label: " ".join(a.rank_notes) for a in c.agents}
+    count = 0
+    for v in c.verdicts:
+        for me, other, diff in ((v.a, v.b, v.score.difference), (v.b, v.a, -v.score.difference)):
+            mine, theirs = rank[me], rank[other]
+            if mine is not None and theirs is not None and mine < theirs and diff < 0:
+                count += f"ranked above {other} yet behind" not in notes[me]
+    return count
 
 
 def run(case: Case, reps: int) -> Tally:

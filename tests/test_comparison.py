@@ -330,8 +330,55 @@ def test_different_challenges_give_a_note_and_shared_ones_are_compared():
     b = make_run("b", {k: v for k, v in NOISY_B.items() if k != "hard/d"})
     c = build_comparison([a, b])
     assert c.verdicts[0].score.challenges == 7
-    assert any("a also has 1 challenge(s) the others lack: hard/d" in n for n in c.notes)
+    assert any("b has no score on 1 challenge(s) others have: hard/d" in n for n in c.notes)
     assert any("not like for like" in n for n in c.notes)
+
+
+def test_an_agent_that_lost_its_hardest_challenges_to_infra_errors_is_not_ranked_first():
+    # a trails b by 1.5 on every shared challenge, but its two hardest ended in infra_error: its
+    # own mean (over the easier rest) is higher than b's.
+    base = {f"easy/c{i}": 40.0 + 5 * i for i in range(10)}
+    b_scores = {k: [v, v + 1, v - 1] for k, v in base.items()}
+    a_scores = {k: [v - 1.5, v - 0.5, v - 2.5] for k, v in base.items() if k not in
+                ("easy/c0", "easy/c1")}
+    run_a = make_run("a", a_scores)
+    broken = tuple(make_trial("a", cid, n, None, status=TrialStatus.INFRA_ERROR)
+                   for cid in ("easy/c0", "easy/c1") for n in (1, 2, 3))
+    c = build_comparison([replace(run_a, trials=(*run_a.trials, *broken)), make_run("b", b_scores)])
+    a, b = c.agents
+    assert a.aggregate > b.aggregate  # its own mean flatters it...
+    assert b.rank == 1 and a.rank == 2  # ...but the ranking is like for like
+    assert a.rank_score == pytest.approx(b.rank_score - 1.5)
+    assert a.missing_challenges == ("easy/c0", "easy/c1")
+    assert a.rank_notes[0].startswith("no score on 2 of 10 challenges (easy/c0: infra_error; "
+                                      "easy/c1: infra_error)")
+    assert [x.label for x in c.ranked] == ["b", "a"]
+
+
+def test_every_agent_on_every_challenge_ranks_by_the_aggregate():
+    c = build_comparison([make_run("a", NOISY_A), make_run("b", NOISY_B)])
+    for agent in c.agents:
+        assert agent.rank_score == pytest.approx(agent.aggregate)
+        assert agent.rank_notes == () and agent.missing_challenges == ()
+
+
+def test_ranked_above_an_agent_it_trails_on_the_shared_set_says_so_in_its_line():
+    # Three agents, b lacks two challenges: no order can agree with every pair's shared set, so
+    # any agent ranked above one it trails there carries a note naming that agent.
+    ids = [f"easy/c{i}" for i in range(6)]
+    a = dict(zip(ids, ([51.0], [87.0], [76.0], [75.0], [62.0], [89.0]), strict=True))
+    b = dict(zip(ids[:4], ([57.0], [62.0], [83.0], [88.0]), strict=True))
+    d = dict(zip(ids[2:], ([72.0], [42.0], [49.0], [48.0]), strict=True))
+    c = build_comparison([make_run("a", a), make_run("b", b), make_run("d", d)])
+    rank = {x.label: x.rank for x in c.agents}
+    assert [x.label for x in c.ranked] == ["a", "b", "d"]
+    assert c.agents[0].rank_notes == ("ranked above b yet behind it by 0.2 points on their 4 "
+                                      "shared challenges (not significant)",)
+    for v in c.verdicts:
+        for me, other, diff in ((v.a, v.b, v.score.difference), (v.b, v.a, -v.score.difference)):
+            if rank[me] < rank[other] and diff < 0:
+                notes = next(x.rank_notes for x in c.agents if x.label == me)
+                assert any(f"ranked above {other} yet behind it" in n for n in notes), notes
 
 
 def test_disjoint_challenges_are_an_error():

@@ -585,6 +585,33 @@ def _better(reached: bool, challenges: int, trials: int, more_trials: int | None
     return "trials" if challenges * more_trials <= more_challenges * trials else "challenges"
 
 
+def additive_means(cells: Sequence[tuple[str, str, float]], *, sweeps: int = 500) -> dict[str, float]:
+    """Each agent's like-for-like mean from (agent, challenge, mean score) cells, some missing.
+
+    Fits score = agent effect + challenge effect by least squares (alternating means, which
+    converge for a connected design) and returns, per agent, its effect plus the mean challenge
+    effect: its predicted mean over every challenge present. When every agent has every
+    challenge this is exactly its plain mean; when one lacks hard challenges it is not flattered,
+    and with two agents the difference is exactly the mean difference on their shared challenges.
+    """
+    agents = list(dict.fromkeys(a for a, _, _ in cells))
+    challenges = list(dict.fromkeys(c for _, c, _ in cells))
+    by_agent = {a: [(c, y) for x, c, y in cells if x == a] for a in agents}
+    by_challenge = {c: [(a, y) for a, x, y in cells if x == c] for c in challenges}
+    effect = dict.fromkeys(challenges, 0.0)
+    skill = dict.fromkeys(agents, 0.0)
+    for _ in range(sweeps):
+        skill = {a: fmean([y - effect[c] for c, y in by_agent[a]]) for a in agents}
+        moved = {c: fmean([y - skill[a] for a, y in by_challenge[c]]) for c in challenges}
+        change = max(abs(moved[c] - effect[c]) for c in challenges)
+        effect = moved
+        if change < 1e-10:
+            break
+    skill = {a: fmean([y - effect[c] for c, y in by_agent[a]]) for a in agents}
+    centre = fmean(effect.values())
+    return {a: skill[a] + centre for a in agents}
+
+
 # --- on these challenges only ---------------------------------------------------------------------
 
 def _welch_se(parts: Sequence[tuple[float, Sequence[float], int]]) -> tuple[float, float] | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from statistics import fmean
 
 from agentbench import stats
@@ -20,6 +20,7 @@ from agentbench.comparison.model import (
     TrialRow,
     tier_of,
 )
+from agentbench.comparison.ranking import rank_agents
 from agentbench.comparison.verdicts import build_verdicts, family_notes
 from agentbench.errors import ResultsFileError
 from agentbench.models import TIERS, RunRecord, ScoreBreakdown, TrialRecord
@@ -56,11 +57,12 @@ def build_comparison(
     cells = tuple(c for label, run in zip(labels, runs, strict=True)
                   for c in _cells(label, run.trials, field))
     challenges = tuple(dict.fromkeys(t.challenge_id for run in runs for t in run.trials))
-    agents = _ranked(tuple(
+    agents = tuple(
         _agent_summary(label, ident, run, cells, rubric, options)
-        for label, ident, run in zip(labels, identities, runs, strict=True)))
+        for label, ident, run in zip(labels, identities, runs, strict=True))
     notes += _input_notes(agents, runs, cells, where, options)
     verdicts = build_verdicts(agents, cells, options)
+    agents = rank_agents(agents, runs, cells, verdicts, challenges)
     notes += family_notes(verdicts, options)
     population = (f"on these {len(challenges)} challenges only" if options.view == CONDITIONAL
                   else "over challenges like these")
@@ -230,13 +232,6 @@ def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequ
     )
 
 
-def _ranked(agents: tuple[AgentSummary, ...]) -> tuple[AgentSummary, ...]:
-    """The agents with their rank set: 1 + the number of agents with a higher aggregate."""
-    scores = [a.aggregate for a in agents if a.aggregate is not None]
-    return tuple(a if a.aggregate is None else replace(
-        a, rank=1 + sum(s > a.aggregate + 1e-9 for s in scores)) for a in agents)
-
-
 def _pass_at(cells: Sequence[Cell]) -> tuple[tuple[int, float], ...]:
     graded = [c for c in cells if c.attempts > 0]
     if not graded:
@@ -333,10 +328,12 @@ def _challenge_notes(agents: Sequence[AgentSummary], cells: Sequence[Cell],
         raise ResultsFileError(
             where, "these results share no challenge, so they cannot be compared",
             "run every agent on the same challenges (the same --tier, --challenge or --all)")
-    notes = [f"{label} also has {len(own - common)} challenge(s) the others lack: "
-             f"{', '.join(sorted(own - common))}" for label, own in sets.items() if own - common]
+    every = set.union(*sets.values())
+    notes = [f"{label} has no score on {len(every - own)} challenge(s) others have: "
+             f"{', '.join(sorted(every - own))}" for label, own in sets.items() if every - own]
     if notes:
-        notes.append(f"the agents ran different challenges, so their aggregates are not like for "
-                     f"like; each paired verdict uses only the challenges both agents have "
-                     f"({len(common)} shared by all)")
+        notes.append(f"the agents ran different challenges, so their own aggregates are not like "
+                     f"for like: the ranking orders them by a difficulty-adjusted score (an "
+                     f"additive model of agent and challenge), and each paired verdict uses only "
+                     f"the challenges both agents have ({len(common)} shared by all)")
     return notes
