@@ -7,11 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from junitparser import Failure, JUnitXml, Skipped
-
 from agentbench.comparison.gate import gate
 from agentbench.records import dumps_run
 from tests.test_comparison import NOISY_A, NOISY_B, make_run
+
+
+def _junit():
+    import junitparser
+
+    return junitparser
 
 
 def _write(folder: Path, name: str, agent: str, scores, run_id: str) -> str:
@@ -32,12 +36,12 @@ def test_a_real_drop_fails_the_gate_and_the_junit_xml_names_the_challenges(tmp_p
     done = _gate(new, "--baseline", base, "--junit", str(xml_path))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "FAIL: codex · run-branch is worse than codex · run-main" in done.stdout
-    xml = JUnitXml.fromfile(str(xml_path))
+    xml = _junit().JUnitXml.fromfile(str(xml_path))
     (suite,) = list(xml)
     cases = {case.name: case for case in suite}
     assert set(cases) == {*NOISY_A, "overall"}
     assert suite.tests == 9 and suite.failures == 9
-    assert all(isinstance(r, Failure) for case in cases.values() for r in case.result)
+    assert all(isinstance(r, _junit().Failure) for case in cases.values() for r in case.result)
     assert cases["overall"].result[0].message.startswith("FAIL:")
     assert cases["easy/a"].classname == "agentbench.codex · run-branch"
 
@@ -49,7 +53,7 @@ def test_a_drop_within_the_allowance_passes(tmp_path):
     done = _gate(new, "--baseline", base, "--max-drop", "15", "--junit", str(xml_path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASS: no drop beyond the allowed 15 points" in done.stdout
-    (suite,) = list(JUnitXml.fromfile(str(xml_path)))
+    (suite,) = list(_junit().JUnitXml.fromfile(str(xml_path)))
     assert suite.tests == 9 and suite.failures == 0 and suite.errors == 0
 
 
@@ -60,8 +64,8 @@ def test_an_improvement_passes_and_a_missing_challenge_is_skipped(tmp_path):
     xml_path = tmp_path / "gate.xml"
     done = _gate(new, "--baseline", base, "--junit", str(xml_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    (suite,) = list(JUnitXml.fromfile(str(xml_path)))
-    skipped = [c.name for c in suite if any(isinstance(r, Skipped) for r in c.result)]
+    (suite,) = list(_junit().JUnitXml.fromfile(str(xml_path)))
+    skipped = [c.name for c in suite if any(isinstance(r, _junit().Skipped) for r in c.result)]
     assert skipped == ["hard/h"] and suite.failures == 0
 
 

@@ -26,7 +26,7 @@ from agentbench.cli.db import database_options
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write JUnit XML here (one test case per challenge).")
 @database_options
-def command(current: str, baseline: str, max_drop: float,  # noqa: PLR0913 (click options)
+def command(current: str, baseline: str, max_drop: float,
             junit: Path | None, results_dir: Path, db: str | None) -> None:
     """Fail (exit 1) when CURRENT is worse than BASELINE by more than --max-drop points.
 

@@ -73,17 +73,18 @@ def gate(baseline: RunRecord, current: RunRecord, *, max_drop: float = 0.0,
     high = None if interval is None else max(sign * interval.low, sign * interval.high)
     decided = test.decidable and interval is not None
     passed = not (decided and high is not None and high < -max_drop)
-    summary = _summary(cur, base, passed, decided, difference, max_drop,
-                       f"{format_interval(interval, sign)}, {format_p(test.p_adjusted)}",
+    change = (f"{cur} minus {base}: {signed(difference)} points ({format_interval(interval, sign)}, "
+              f"{format_p(test.p_adjusted)})")
+    summary = _summary((cur, base), (passed, decided), max_drop, change,
                        verdict.text if verdict else "")
     checks = tuple(_check(c, cid, base, cur, passed, max_drop) for cid in c.challenges)
     return GateResult(passed=passed, decided=decided, max_drop=max_drop, difference=difference,
                       summary=summary, checks=checks, comparison=c)
 
 
-def _summary(cur: str, base: str, passed: bool, decided: bool, difference: float,
-             max_drop: float, figures: str, verdict: str) -> str:
-    change = f"{cur} minus {base}: {signed(difference)} points ({figures})"
+def _summary(names: tuple[str, str], state: tuple[bool, bool], max_drop: float, change: str,
+             verdict: str) -> str:
+    (cur, base), (passed, decided) = names, state
     if not passed:
         return (f"FAIL: {cur} is worse than {base} by more than the allowed {max_drop:g} points; "
                 f"{change}")

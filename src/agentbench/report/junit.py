@@ -39,8 +39,8 @@ def render_junit(result: GateResult) -> str:
     suite.add_property("max_drop", f"{result.max_drop:g}")
     suite.add_property("difference", f"{result.difference:.3f}")
     suite.add_property("decided", str(result.decided).lower())
-    suite.update_statistics()
+    suite.update_statistics()  # type: ignore[no-untyped-call]
     xml = JUnitXml()
     xml.add_testsuite(suite)
-    body: bytes = xml.tostring()
+    body: bytes = xml.tostring()  # type: ignore[no-untyped-call]
     return '<?xml version="1.0" encoding="utf-8"?>\n' + body.decode("utf-8") + "\n"
