@@ -389,7 +389,10 @@ def test_disjoint_challenges_are_an_error():
 
 def test_labels_tell_runs_of_one_agent_apart_by_model_then_version_then_run():
     with pytest.raises(ResultsFileError, match="given twice"):
-        build_comparison([make_run("a", NOISY_A), make_run("a", NOISY_B)])
+        build_comparison([make_run("a", NOISY_A), make_run("a", NOISY_A)])
+    same_id = build_comparison([make_run("a", NOISY_A), make_run("a", NOISY_B)],
+                               sources=["x/one/a.json", "x/two/a.json"])
+    assert [x.label for x in same_id.agents] == ["a · run-1 · one", "a · run-1 · two"]
     two_models = build_comparison([make_run("a", NOISY_A, run_id="r1"),
                                    make_run("a", NOISY_B, run_id="r2")], models=["big", None])
     assert [x.label for x in two_models.agents] == ["a · big", "a · default model"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import fmean
 
 from agentbench import stats
@@ -50,7 +51,9 @@ def build_comparison(
         raise ResultsFileError("<none>", "no results to compare", "pass one or more results files")
     options = options or CompareOptions()
     where = ", ".join(sources) or "results"
-    identities = [_identity(run, models[i] if i < len(models) else None)
+    _refuse_duplicates(runs, sources, where)
+    identities = [_identity(run, models[i] if i < len(models) else None,
+                            sources[i] if i < len(sources) else f"#{i + 1}")
                   for i, run in enumerate(runs)]
     labels = _labels(identities, where)
     rubric, field, notes = _pick_field(runs, options.score)
@@ -82,16 +85,31 @@ class _Identity:
     model: str | None
     version: str | None
     run_id: str
+    source: str
+    """Where the results were read from (its folder's name), telling apart runs that share an ID."""
 
 
-def _identity(run: RunRecord, model: str | None) -> _Identity:
+def _refuse_duplicates(runs: Sequence[RunRecord], sources: Sequence[str], where: str) -> None:
+    """The same results given twice are refused; results that only share a run ID are not."""
+    for i, run in enumerate(runs):
+        for j in range(i):
+            if runs[j] == run:
+                shown = " and ".join(sources[k] for k in (j, i) if k < len(sources)) or where
+                raise ResultsFileError(shown, f"the results of {run.agent!r} (run {run.run_id}) "
+                                       "are given twice", "pass each results file once")
+
+
+def _identity(run: RunRecord, model: str | None, source: str) -> _Identity:
     versions = Counter(t.adapter.version for t in run.trials
                        if t.adapter is not None and t.adapter.version)
     version = "/".join(sorted(versions)) or None
-    return _Identity(agent=run.agent, model=model, version=version, run_id=run.run_id)
+    folder = Path(source).parent.name if "/" in source or "\\" in source else source
+    return _Identity(agent=run.agent, model=model, version=version, run_id=run.run_id,
+                     source=folder or source)
 
 
-_PARTS = (("model", "default model"), ("version", "unknown version"), ("run_id", ""))
+_PARTS = (("model", "default model"), ("version", "unknown version"), ("run_id", ""),
+          ("source", ""))
 
 
 def _labels(identities: Sequence[_Identity], where: str) -> tuple[str, ...]:
