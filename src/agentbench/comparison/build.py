@@ -103,6 +103,9 @@ def _identity(run: RunRecord, model: str | None, source: str) -> _Identity:
     versions = Counter(t.adapter.version for t in run.trials
                        if t.adapter is not None and t.adapter.version)
     version = "/".join(sorted(versions)) or None
+    if model is None:  # NOTE: the model the trials themselves recorded (schema 2 records)
+        used = Counter(t.adapter.model for t in run.trials if t.adapter is not None and t.adapter.model)
+        model = "/".join(sorted(used)) or None
     folder = Path(source).parent.name if "/" in source or "\\" in source else source
     return _Identity(agent=run.agent, model=model, version=version, run_id=run.run_id,
                      source=folder or source)
