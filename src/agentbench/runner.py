@@ -409,13 +409,14 @@ def _write_results(config: RunConfig, paths: dict[str, Path], indexing: Indexing
     finished = sorted(done.values(), key=lambda r: (order[r.challenge_id], r.trial))
     index, info = indexing
     status = "finished" if len(done) == len(trial_keys(config)) else "incomplete"
-    index.sync_run(replace(info, status=status, finished_at=now_iso()),
+    ended = now_iso()  # NOTE: also each results file's created_at: `db rebuild` reads the end there
+    index.sync_run(replace(info, status=status, finished_at=ended),
                    [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
     records, files, exports = {}, {}, {}
     for agent in config.agents:
         trials = tuple(r for r in finished if r.agent == agent)
         records[agent] = RunRecord(agent=agent, run_id=config.run_id, rubric=config.rubric,
-                                   created_at=now_iso(), agentbench_version=__version__, trials=trials)
+                                   created_at=ended, agentbench_version=__version__, trials=trials)
         files[agent] = config.run_dir.results_file(agent)
         write_results(files[agent], records[agent])
         if agent in paths:

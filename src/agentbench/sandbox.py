@@ -169,7 +169,8 @@ class Visible:
     trees: tuple[Path, ...]
     """Files and folders bound read-only at their own paths."""
     links: tuple[tuple[Path, str], ...]
-    """Symbolic links recreated in the sandbox (link, target) that no bound tree already holds."""
+    """Symbolic links inside the hiding roots recreated in the sandbox (link, target) that no bound
+    tree already holds (links elsewhere are visible as they are)."""
 
 
 def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinement) -> Visible:
@@ -193,8 +194,11 @@ def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinemen
         if not hops:
             trees[path] = None
     kept = _outermost(trees)
+    # NOTE: a link outside the hiding roots (a venv's python3 -> /usr/bin/python3 -> python3.11) is
+    # already there in the read-only view of the host; recreating it fails ("File exists").
     return Visible(trees=kept, links=tuple((link, target) for link, target in links.items()
-                                           if not any(link.is_relative_to(t) for t in kept)))
+                                           if _under(link, roots)
+                                           and not any(link.is_relative_to(t) for t in kept)))
 
 
 def _named_paths(argv: Sequence[str], search_path: str, confinement: Confinement,
