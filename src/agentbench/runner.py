@@ -121,12 +121,13 @@ def execute(config: RunConfig, progress: Progress | None = None,
         index.sync_run(info, [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
         todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
         progress.run_started(total=len(plan_trials(config)), skipped=len(done))
-        with _ending(index, info):
+        marker = uuid.uuid4().hex
+        with _ending(index, info), process.guarded(marker):
             if todo and config.executor == "dask":
                 _run_dask(todo, config, progress, (index, info))
             elif todo:
                 shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
-                _run_pool(todo, config, shared, progress, (index, info))
+                _run_pool(todo, config, shared, progress, (index, info), marker)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
         index.close()
@@ -315,8 +316,8 @@ def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
 
 
 def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress,
-              indexing: Indexing) -> None:
-    cancel = Cancel(threading.Event(), uuid.uuid4().hex)
+              indexing: Indexing, marker: str) -> None:
+    cancel = Cancel(threading.Event(), marker)
 
     def interrupt() -> None:
         cancel.event.set()
