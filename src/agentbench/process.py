@@ -123,9 +123,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     except OSError as exc:
         tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
-    guard = _GUARDS.get(confinement.run_marker or "") if confinement else None
-    if guard:
-        guard.started(proc.pid, tree.groups)
+    guard = _guard_of(confinement)
+    guard.started(proc.pid, tree.groups)
     stop = _Stop(stop_when, lambda: tree.kill(proc.pid))
     pumps = [_Pump(pipe, path, max_output_bytes, stop)
              for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
@@ -137,8 +136,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
         timed_out = True
     finally:
         counts = _finish(proc, tree, watch, pumps)
-        if guard:
-            guard.ended(proc.pid)
+        guard.ended(proc.pid)
     dropped = sum(p.dropped for p in pumps)
     returncode = None if timed_out else proc.returncode
     return ProcessResult(
@@ -437,6 +435,21 @@ class RunGuard:
 
 _GUARDS: dict[str, RunGuard] = {}
 """Open run guards by run marker (a command whose confinement carries the marker reports to it)."""
+
+
+class _NoGuard:
+    """Where no guard watches the run: nothing to tell."""
+
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
+        """Nothing."""
+
+    def ended(self, pgid: int) -> None:
+        """Nothing."""
+
+
+def _guard_of(confinement: Confinement | None) -> RunGuard | _NoGuard:
+    guard = _GUARDS.get(confinement.run_marker or "") if confinement else None
+    return guard or _NoGuard()
 
 
 @contextlib.contextmanager
