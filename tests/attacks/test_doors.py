@@ -8,6 +8,7 @@ command lines, which the test reads from /proc.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.attacks.agents import CHALLENGES, agent_config, defined
-from tests.attacks.conftest import ROOT, needs_sandbox
+from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
 
 pytestmark = pytest.mark.attacks
 
@@ -107,3 +108,103 @@ def test_sigterm_and_sighup_end_the_run_like_ctrl_c_and_it_resumes(tmp_path, sig
         assert resumed.returncode == 0, resumed.stderr[-2000:]
         assert (tmp_path / "results" / "sleeper.json").is_file()
         assert wait_for(lambda: not with_token(token), 10)
+
+
+IPC_COMMON = '''
+import ctypes, json, os, pathlib
+libc = ctypes.CDLL(None, use_errno=True)
+librt = ctypes.CDLL("librt.so.1", use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+SECRET = b"SECRET_VALUE"
+SHM_KEY, MSG_KEY, MQ, FILES = 0x5EC1207, 0x5EC1208, b"/agentbench-door", ("/run/lock/agentbench-door", "/dev/shm/agentbench-door")
+
+class Msg(ctypes.Structure):
+    _fields_ = [("mtype", ctypes.c_long), ("mtext", ctypes.c_char * 64)]
+'''
+
+IPC_LEAVER = IPC_COMMON + '''
+left = {}
+shm = libc.shmget(SHM_KEY, 4096, 0o1666)
+if shm >= 0:
+    ctypes.memmove(libc.shmat(shm, None, 0), SECRET, len(SECRET))
+left["shm"] = shm
+msq = libc.msgget(MSG_KEY, 0o1666)
+left["msg"] = msq >= 0 and libc.msgsnd(msq, ctypes.byref(Msg(1, SECRET)), 64, 0) == 0
+attr = (ctypes.c_long * 8)(0, 4, 64, 0)
+mq = librt.mq_open(MQ, os.O_CREAT | os.O_RDWR, 0o666, attr)
+left["mq"] = mq >= 0 and librt.mq_send(mq, SECRET, len(SECRET), 0) == 0
+for name in FILES:
+    try:
+        pathlib.Path(name).write_bytes(SECRET)
+        os.chmod(name, 0o666)
+        left[name] = True
+    except OSError as exc:
+        left[name] = str(exc)
+pathlib.Path("left.json").write_text(json.dumps(left))
+'''
+
+IPC_READER = IPC_COMMON + '''
+found = []
+shm = libc.shmget(SHM_KEY, 0, 0)
+if shm >= 0:
+    address = libc.shmat(shm, None, 0o10000)
+    if address not in (None, ctypes.c_void_p(-1).value):
+        found.append(ctypes.string_at(address, 64))
+msq = libc.msgget(MSG_KEY, 0)
+message = Msg()
+if msq >= 0 and libc.msgrcv(msq, ctypes.byref(message), 64, 0, 0o4000) >= 0:
+    found.append(message.mtext)
+mq = librt.mq_open(MQ, os.O_RDONLY | os.O_NONBLOCK)
+buffer = ctypes.create_string_buffer(64)
+if mq >= 0 and librt.mq_receive(mq, buffer, 64, None) >= 0:
+    found.append(buffer.value)
+for name in FILES:
+    try:
+        found.append(pathlib.Path(name).read_bytes())
+    except OSError:
+        pass
+pathlib.Path("found.json").write_text(json.dumps([f.decode(errors="replace") for f in found]))
+'''
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_ipc_objects_and_lock_files_a_trial_leaves_are_gone_for_the_next_trial(tmp_path, mode):
+    """A trial leaves a 0666 shm segment, message queue, POSIX queue, /run/lock and /dev/shm file
+    holding a secret; the next trial (one at a time, so it gets the same trial uid) finds none."""
+    needs_sandbox(mode)
+    if os.geteuid() != 0:
+        pytest.skip("trial users need root (CI runs as root)")
+    secret = f"door-{uuid.uuid4().hex}"
+    agents = {"ipc-leaver": {"__python__": IPC_LEAVER.replace("SECRET_VALUE", secret)},
+              "ipc-reader": {"__python__": IPC_READER}}
+    run = agentbench_run(tmp_path, list(agents), "easy/calc-nosetup", mode, "--jobs", "1", files=agents)
+    left = json.loads((run.trial_dir("ipc-leaver") / "workspace" / "left.json").read_text())
+    assert left["shm"] >= 0 and left["msg"] and left["mq"], left  # the leaving worked
+    found = json.loads((run.trial_dir("ipc-reader") / "workspace" / "found.json").read_text())
+    assert not [f for f in found if secret in f], found
+    for name in ("/run/lock/agentbench-door", "/dev/shm/agentbench-door"):
+        assert not os.path.lexists(name)
+
+
+def test_release_removes_the_ipc_objects_a_trial_user_made_outside_any_namespace():
+    """Where no IPC namespace is made (no `unshare`), the uid's objects are removed by owner."""
+    import shutil
+
+    from agentbench.sandbox import TrialUser
+    from agentbench.users import TRIAL_UID_BASE, TRIAL_UID_COUNT, release
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv")
+    uid = TRIAL_UID_BASE + TRIAL_UID_COUNT - 1
+    make = ("import ctypes; c = ctypes.CDLL(None); "
+            "assert c.shmget(0, 4096, 0o1666) >= 0 and c.msgget(0, 0o1666) >= 0 and c.semget(0, 1, 0o1666) >= 0")
+    subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", sys.executable,
+                    "-c", make], check=True)
+
+    def owned() -> int:
+        return sum(str(uid) in line.split() for table in ("shm", "msg", "sem")
+                   for line in Path(f"/proc/sysvipc/{table}").read_text().splitlines()[1:])
+
+    assert owned() == 3
+    release(TrialUser(uid, uid))
+    assert owned() == 0
