@@ -208,3 +208,66 @@ def test_release_removes_the_ipc_objects_a_trial_user_made_outside_any_namespace
     assert owned() == 3
     release(TrialUser(uid, uid))
     assert owned() == 0
+
+
+SNOOP = '''
+import json, os, pathlib
+seen = []
+def read(path):
+    try:
+        return pathlib.Path(path).read_bytes().replace(b"\\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+for entry in pathlib.Path("/proc").iterdir():
+    if entry.name.isdigit():
+        for part in ("cmdline", "environ"):
+            text = read(entry / part)
+            if "postgres" in text:
+                seen.append(text)
+# spaced out, so that no redaction of what the trial leaves can hide a find from the test
+pathlib.Path("seen.json").write_text(json.dumps([" ".join(s) for s in seen]))
+print("\\n".join(seen))
+'''
+
+
+def _psql(sql: str) -> None:
+    subprocess.run(["su", "postgres", "-c", "psql -v ON_ERROR_STOP=1 -q"], input=sql, text=True,
+                   check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def postgres_with_password():
+    """A fresh role with a random password and its database (needs root and the local server)."""
+    import shutil
+
+    if os.geteuid() != 0 or shutil.which("psql") is None:
+        pytest.skip("needs root and a local PostgreSQL server (.ci/run installs one)")
+    name, password = f"door_{uuid.uuid4().hex[:10]}", f"pw{uuid.uuid4().hex}"
+    try:
+        _psql(f"CREATE ROLE {name} LOGIN PASSWORD '{password}'; CREATE DATABASE {name} OWNER {name};")
+    except (subprocess.CalledProcessError, OSError) as exc:
+        pytest.skip(f"cannot create a PostgreSQL role here: {exc}")
+    try:
+        yield f"postgresql://{name}:{password}@127.0.0.1:5432/{name}", password
+    finally:
+        _psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE); DROP ROLE IF EXISTS {name};")
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_trial_never_sees_the_database_password(tmp_path, mode, postgres_with_password):
+    """`--db postgresql://user:PASSWORD@...`: no process's command line or environment that the
+    trial can read holds the password, and nothing in the results does; the run still indexes."""
+    needs_sandbox(mode)
+    url, password = postgres_with_password
+    run = agentbench_run(tmp_path, ["snoop"], "easy/calc-nosetup", mode, "--db", url,
+                         files={"snoop": {"__python__": SNOOP}})
+    seen = json.loads((run.trial_dir("snoop") / "workspace" / "seen.json").read_text())
+    assert not [s for s in seen if " ".join(password) in s]
+    if mode == "none":  # control: the harness's command line is readable, the URL is on it
+        assert any(" ".join(url.replace(f":{password}", "")) in s for s in seen), seen
+    leaked = [p for p in tmp_path.rglob("*") if p.is_file() and password.encode() in p.read_bytes()]
+    assert not leaked
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM trials").fetchone() == (1,)

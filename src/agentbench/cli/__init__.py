@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from agentbench import __version__
+from agentbench.cli.credentials import hide_db_password
 from agentbench.cli.signals import signals_interrupt
 from agentbench.errors import AgentBenchError, interrupt_exit_code
 
@@ -100,6 +101,8 @@ def __getattr__(name: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `agentbench` script."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        args = hide_db_password(args)
     try:
         with signals_interrupt():
             cli.main(args=args, prog_name="agentbench", standalone_mode=False)
