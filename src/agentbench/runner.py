@@ -27,7 +27,7 @@ from agentbench.errors import AgentBenchError, RunError, UsageError
 from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
-from agentbench.redaction import Secret, environment_secrets
+from agentbench.redaction import Secret, environment_secrets, url_secrets
 from agentbench.sandbox import Confinement, TrialUser
 from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
@@ -124,15 +124,23 @@ def execute(config: RunConfig, progress: Progress | None = None,
         index.sync_run(info, [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
         todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
         progress.run_started(total=len(plan_trials(config)), skipped=len(done))
-        with _ending(index, info):
+        marker = uuid.uuid4().hex
+        with _ending(index, info), process.guarded(marker):
             if todo and config.executor == "dask":
                 _run_dask(todo, config, progress, (index, info))
             elif todo:
-                shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
-                _run_pool(todo, config, shared, progress, (index, info))
+                shared = _with_db_secret(prepare_shared(config, {s.challenge for s in todo}, versions,
+                                                        progress.note), index)
+                _run_pool(todo, config, shared, progress, (index, info), marker)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
         index.close()
+
+
+def _with_db_secret(shared: RunShared, index: ResultsIndex) -> RunShared:
+    """The database URL's password (`--db`, `$AGENTBENCH_DB`) is redacted like any other secret."""
+    found = url_secrets("database URL", index.connection.location.target)
+    return replace(shared, secrets=(*shared.secrets, *found))
 
 
 Indexing = tuple[ResultsIndex, RunInfo]
@@ -318,8 +326,8 @@ def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
 
 
 def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress,
-              indexing: Indexing) -> None:
-    cancel = Cancel(threading.Event(), uuid.uuid4().hex)
+              indexing: Indexing, marker: str) -> None:
+    cancel = Cancel(threading.Event(), marker)
 
     def interrupt() -> None:
         cancel.event.set()

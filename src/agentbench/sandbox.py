@@ -124,7 +124,14 @@ def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
     inner = [*_prlimit(confinement.limits), *_setpriv(confinement.user), *argv]
     if confinement.sandbox == "bwrap":
         return [*_bwrap(confinement, cwd, visible_paths(argv, search_path, confinement)), *inner]
-    return inner
+    return [*_own_ipc(), *inner]
+
+
+def _own_ipc() -> list[str]:
+    """As root without the sandbox: a fresh IPC namespace, so System V objects and POSIX message
+    queues the tree leaves die with it (bwrap does the same with --unshare-ipc)."""
+    exe = shutil.which("unshare")
+    return [exe, "--ipc", "--"] if exe and os.geteuid() == 0 else []
 
 
 def _prlimit(limits: Limits) -> list[str]:
