@@ -36,10 +36,15 @@ class Probe:
     nonce: str
     """Secret every event of this run must carry."""
 
-    def variables(self, write_fd: int) -> dict[str, str]:
-        """What the pytest process needs in its environment to load the probe and report."""
+    def variables(self, key: str) -> dict[str, str]:
+        """What the pytest process needs in its environment to load the probe and find its key pipe
+        (`channel.key_pipe`: the channel's descriptor and the secret are never in the environment)."""
         return {"PYTEST_ADDOPTS": f"-p {self.module} -p no:xdist -p no:randomly",
-                "AGENTBENCH_PROBE_FD": str(write_fd), "AGENTBENCH_PROBE_NONCE": self.nonce}
+                "AGENTBENCH_PROBE_KEY": key}
+
+    def key(self, write_fd: int) -> dict[str, Any]:
+        """What the key pipe tells the probe."""
+        return {"fd": write_fd, "nonce": self.nonce}
 
     @property
     def file(self) -> Path:

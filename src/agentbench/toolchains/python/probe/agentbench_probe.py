@@ -2,9 +2,11 @@
 
 Loaded by the harness with `-p <random module name>` into every pytest run it measures. It imports
 nothing from AgentBench (it runs in the trial's environment). Events are JSON lines written to a pipe
-the harness opened before the run (its descriptor number in AGENTBENCH_PROBE_FD, made non-inheritable
-here so no child process gets it); the harness reads them as they are written, so nothing the tested
-code does at exit can change what was already reported.
+the harness opened before the run (made non-inheritable here so no child process gets it); the harness
+reads them as they are written, so nothing the tested code does at exit can change what was already
+reported. The pipe's descriptor number and the run's secret come in one record read from a second,
+already-closed pipe (AGENTBENCH_PROBE_KEY names its descriptor and inode) which the probe closes at
+once: neither is ever in the environment, so /proc/<pid>/environ holds nothing worth reading.
 
 For each test phase the probe keeps two outcomes: the *raw* one, taken from the innermost
 `pytest_runtest_makereport` wrapper (registered once collection is over, so after every conftest) and
@@ -18,13 +20,14 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 from collections.abc import Generator
 from typing import Any
 
 import pytest
 
-_FD_VARIABLE = "AGENTBENCH_PROBE_FD"
-_NONCE_VARIABLE = "AGENTBENCH_PROBE_NONCE"
+_KEY_VARIABLE = "AGENTBENCH_PROBE_KEY"
+_KEY_RECORD_BYTES = 256
 _INNER_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_setup", "pytest_runtest_call",
                 "pytest_runtest_teardown", "pytest_pyfunc_call")
 _OUTCOME_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_call", "pytest_pyfunc_call",
@@ -36,9 +39,10 @@ class _Channel:
     """The write end of the harness's pipe (None when run outside the harness)."""
 
     def __init__(self) -> None:
-        value = os.environ.pop(_FD_VARIABLE, "")
-        self.nonce = os.environ.pop(_NONCE_VARIABLE, "")
-        self.fd = int(value) if value.isdigit() else None
+        key = _read_key(os.environ.pop(_KEY_VARIABLE, ""))
+        fd, nonce = key.get("fd"), key.get("nonce")
+        self.nonce = nonce if isinstance(nonce, str) else ""
+        self.fd = fd if isinstance(fd, int) and self.nonce else None
         if self.fd is not None:
             os.set_inheritable(self.fd, False)
 
@@ -48,6 +52,24 @@ class _Channel:
         data = (json.dumps({**event, "nonce": self.nonce, "pid": os.getpid()}) + "\n").encode()
         while data:
             data = data[os.write(self.fd, data):]
+
+
+def _read_key(value: str) -> dict[str, Any]:
+    """One record from the key pipe named `<fd>:<inode>` (closed after), or {} without one."""
+    fd_text, _, inode = value.partition(":")
+    if not fd_text.isdigit():
+        return {}
+    fd = int(fd_text)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISFIFO(info.st_mode) or str(info.st_ino) != inode:
+            return {}
+        record = os.read(fd, _KEY_RECORD_BYTES)
+        os.close(fd)
+        key = json.loads(record)
+    except (OSError, ValueError):
+        return {}
+    return key if isinstance(key, dict) else {}
 
 
 _CHANNEL = _Channel()
