@@ -33,15 +33,17 @@ class ProbedRun:
     tally: Tally
 
 
-def run_probed(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> ProbedRun:
+def run_probed(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement,
+               trace: Sequence[Path] = ()) -> ProbedRun:
     """Run one pytest command (its environment without the probe's variables) with a fresh probe
-    and judge what it reported."""
+    and judge what it reported (`trace`: the probe also reports which lines under these folders
+    ran in each pytest process)."""
 
     probe = install_probe(ctx.private_dir("probe"))
     ctx.let_read(probe.folder)
     argv = spec.argv or tuple(command_argv(spec.command))
     with open_channel() as channel:
-        with key_pipe(probe.key(channel.write_fd)) as key:
+        with key_pipe(probe.key(channel.write_fd, trace)) as key:
             env = {**spec.env, **probe.variables(key),
                    "PYTHONPATH": ":".join(filter(None, [str(probe.folder), spec.env.get("PYTHONPATH")]))}
             result = run_command(replace(spec, env=env, argv=argv,

@@ -21,6 +21,7 @@ import functools
 import json
 import os
 import stat
+import sys
 from collections.abc import Generator
 from typing import Any
 
@@ -40,6 +41,8 @@ class _Channel:
 
     def __init__(self) -> None:
         key = _read_key(os.environ.pop(_KEY_VARIABLE, ""))
+        roots = key.get("trace")
+        self.lines = _Lines([str(r) for r in roots]) if isinstance(roots, list) else None
         fd, nonce = key.get("fd"), key.get("nonce")
         self.nonce = nonce if isinstance(nonce, str) else ""
         self.fd = fd if isinstance(fd, int) and self.nonce else None
@@ -72,9 +75,44 @@ def _read_key(value: str) -> dict[str, Any]:
     return key if isinstance(key, dict) else {}
 
 
+class _Lines:
+    """The harness's second line collector (only when the key names `trace` roots): a trace function
+    of its own, for the runs the harness makes to cross-check coverage.py's figures (coverage.py is
+    off in those runs). It records which lines of files under the roots ran in this process."""
+
+    def __init__(self, roots: list[str]) -> None:
+        self.roots = tuple(r.rstrip("/") + "/" for r in roots)
+        self.seen: dict[str, set[int]] = {}
+
+    def start(self) -> None:
+        import threading
+
+        threading.settrace(self.trace)
+        sys.settrace(self.trace)
+
+    def trace(self, frame: Any, event: str, arg: Any) -> Any:
+        name = frame.f_code.co_filename
+        if not name.startswith(self.roots):
+            return None
+        lines = self.seen.setdefault(name, set())
+        lines.add(frame.f_lineno)
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                lines.add(frame.f_lineno)
+            return local
+
+        return local
+
+    def event(self, sid: str) -> dict[str, Any]:
+        return {"e": "lines", "sid": sid, "files": {k: sorted(v) for k, v in self.seen.items()}}
+
+
 _CHANNEL = _Channel()
 _CHANNEL.send({"e": "hello", "file": __file__, "pytest": pytest.__version__})
 _NAME = f"agentbench-probe-{_CHANNEL.nonce[:12]}"
+if _CHANNEL.lines is not None and _CHANNEL.fd is not None:
+    _CHANNEL.lines.start()
 
 
 class _Inner:
@@ -188,6 +226,8 @@ class _Probe:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: Any, exitstatus: Any) -> None:
+        if _CHANNEL.lines is not None:
+            _CHANNEL.send(_CHANNEL.lines.event(self.sid))
         _CHANNEL.send({"e": "finish", "sid": self.sid, "exitstatus": int(exitstatus)})
 
 
