@@ -105,8 +105,8 @@ def view_table(view: Any) -> Any:
 
     table = Table(title=safe_text(view.title, "bold"), box=box.SQUARE, title_justify="left")
     for i, header in enumerate(view.headers):
-        table.add_column(safe_text(header), justify="left" if i < view.left else "right",
-                         no_wrap=i == 0 or i >= view.left)
+        table.add_column(safe_text(header), justify="right" if view.is_number(i) else "left",
+                         no_wrap=i == 0 or view.is_number(i))
     classes = view.classes or [[""] * len(view.headers)] * len(view.rows)
     for row, styles in zip(view.rows, classes, strict=True):
         table.add_row(*(safe_text(cell, _STYLES.get(css, "")) for cell, css in
