@@ -60,7 +60,7 @@ def template_site_packages(cache: Path, log_dir: Path,
             if not (root / "READY").exists():
                 announce(f"building the Python scoring environment once ({', '.join(TEMPLATE_PACKAGES)}) "
                          f"in {root}; later runs reuse it")
-                _build_template(root, log_dir, base)
+                _build_template(root, log_dir)
     return _site_packages(root)
 
 
@@ -70,11 +70,12 @@ def _identity(base: BasePython) -> str:
     return f"{base.version}|{base.executable}"
 
 
-def _build_template(root: Path, log_dir: Path, base: BasePython) -> None:
+def _build_template(root: Path, log_dir: Path) -> None:
     import shutil
 
     shutil.rmtree(root, ignore_errors=True)
     python = root / "bin" / "python"
+    base = base_python()
     if base.note:  # another interpreter: a pip-less venv, filled by AgentBench's own pip
         _make_venv(base, root)
         pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "pip"]
