@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import sys
 import tempfile
 import threading
 import uuid
@@ -33,8 +32,16 @@ from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.python.interpreter import base_python
 from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
-from agentbench.workspace import cache_dir, make_trial_dirs, pack_tree, tree_digest, unpack_tree
+from agentbench.workspace import (
+    cache_dir,
+    home_cache,
+    make_trial_dirs,
+    pack_tree,
+    tree_digest,
+    unpack_tree,
+)
 
 __all__ = ["Cancelled", "NullProgress", "Progress", "RunConfig", "RunOutcome", "TrialSpec",
            "execute", "new_run_id", "plan_trials", "regrade"]
@@ -279,6 +286,9 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
         config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
         progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
                       "enterable (e.g. `chmod o+x` on that folder) or install it outside root's home")
+    else:
+        for note in reach_notes():
+            progress.note(note)
     isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
     progress.note(f"isolation per trial: {isolation.label}")
     for note in isolation.notes:
@@ -292,7 +302,7 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
 def _unreachable(config: RunConfig) -> str | None:
     """What a trial user could not reach, in words; None when it can reach everything."""
     probe = TrialUser(users.TRIAL_UID_BASE, users.TRIAL_UID_BASE)
-    needed = [(Path(getattr(sys, "_base_executable", sys.executable)), True), (cache_dir(), False)]
+    needed = [(base_python().executable, True), (cache_dir(), False)]
     for agent in config.agents:
         adapter = get_adapter(agent, dict(config.agent_configs))
         if isinstance(adapter, CommandAdapter):
@@ -302,6 +312,15 @@ def _unreachable(config: RunConfig) -> str | None:
         if problem:
             return f"{path} ({problem})"
     return None
+
+
+def reach_notes() -> list[str]:
+    """What was chosen so the trial users can reach the Python and the cache (nothing when
+    AgentBench's own were reachable)."""
+    notes = [base_python().note] if base_python().note else []
+    if users.trial_users_problem() is None and cache_dir() != home_cache():
+        notes.append(f"{home_cache()} is out of the trial users' reach: the shared cache is {cache_dir()}")
+    return notes
 
 
 def _reads_ancestors(adapter: object) -> bool:

@@ -314,10 +314,18 @@ def isolation(sandbox: str, limits: Limits | None = None, *, without_users: str 
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
     notes = [_user_note(problem, bwrap), _cgroup_note(cgroup, limits, problem is None),
              _sandbox_note(sandbox, bwrap), _disk_note(limits)]
-    hint = ("run AgentBench as root (each trial then gets its own user) or use --sandbox bwrap"
-            if problem and not bwrap else "")
+    hint = _separation_hint(problem) if problem and not bwrap else ""
     return Isolation(label=describe(Confinement(sandbox=sandbox, user=user), cgroup),
                      separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
+
+
+def _separation_hint(problem: str) -> str:
+    """How to get trials that cannot see each other, fitted to what this machine lacks."""
+    bwrap = ("use --sandbox bwrap" if bwrap_path() is not None
+             else "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and use --sandbox bwrap")
+    if os.geteuid() == 0:
+        return f"{bwrap}, or fix what keeps trial users out ({problem}), or use --jobs 1"
+    return f"{bwrap}, or run AgentBench as root (each trial then gets its own user), or use --jobs 1"
 
 
 def _user_note(problem: str | None, bwrap: bool) -> str:

@@ -4,7 +4,6 @@ over every product file, lizard-ready source lists, hidden tests against a copy 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,13 +18,17 @@ from agentbench.toolchains.python.env import (
     create_env,
     template_site_packages,
 )
+from agentbench.toolchains.python.interpreter import base_python
 from agentbench.toolchains.python.lint import lint_python_challenge
 from agentbench.toolchains.python.sources import classify_sources
 from agentbench.toolchains.python.testrun import run_probed, to_measurement
 
-COVERAGE_CORE = {"COVERAGE_CORE": "sysmon"} if sys.version_info >= (3, 12) else {}
-"""On Python 3.12+ coverage measures through sys.monitoring, much cheaper in every process it starts
-in (the trial environments use AgentBench's own Python)."""
+
+def coverage_core() -> dict[str, str]:
+    """On Python 3.12+ coverage measures through sys.monitoring, much cheaper in every process it
+    starts in (the trial environments' Python, see `interpreter`)."""
+    series = tuple(int(part) for part in base_python().version.split(".")[:2])
+    return {"COVERAGE_CORE": "sysmon"} if series >= (3, 12) else {}
 
 
 def _env(work: Path) -> PythonEnv:
@@ -65,7 +68,7 @@ class PythonToolchain:
         """Each test command under the probe, with coverage on in every process of the venv."""
         rc = coverage_config(work, ctx.dirs.workspace)
         ctx.let_write(work)
-        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc), **COVERAGE_CORE})
+        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc), **coverage_core()})
         runs = [run_probed(CommandSpec(command=command, env=env, log_name=f"test-{index}"),
                            ctx, ctx.confinement(work))
                 for index, command in enumerate(challenge.test_commands, start=1)]
