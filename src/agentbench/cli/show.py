@@ -183,4 +183,11 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
     facts.append(("isolation", record.isolation))
     if record.error:
         facts.append(("error", record.error))
+    facts += [("cut", note) for note in record.cut[:SHOWN_CUTS]]
+    if len(record.cut) > SHOWN_CUTS:
+        facts.append(("cut", f"... and {len(record.cut) - SHOWN_CUTS} more (in record.json)"))
     return facts
+
+
+SHOWN_CUTS = 30
+"""What the harness cut or skipped (`record.cut`), shown one line each up to this many."""

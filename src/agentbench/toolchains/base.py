@@ -104,6 +104,16 @@ class SourceFiles:
     """Product source files (absolute paths in the workspace)."""
     tests: tuple[Path, ...] = ()
     """Test files (absolute paths in the workspace)."""
+    root: Path | None = None
+    """The folder they were listed in (the snapshot, when measuring; None: the workspace)."""
+
+    def rebased(self, root: Path) -> SourceFiles:
+        """The same files in a copy of their folder at `root`."""
+        old = self.root
+        if old is None:
+            return self
+        return SourceFiles(product=tuple(root / p.relative_to(old) for p in self.product),
+                           tests=tuple(root / p.relative_to(old) for p in self.tests), root=root)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

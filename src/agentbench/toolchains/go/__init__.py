@@ -103,7 +103,7 @@ class GoToolchain:
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Statements covered over every product file, from the profiles the harness named only."""
         profiles = expected_profiles(own.coverage_data) if own.coverage_data is not None else []
-        return measure_coverage(profiles, sources.product, ctx)
+        return measure_coverage(profiles, sources, ctx)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests in a copy of `project`."""

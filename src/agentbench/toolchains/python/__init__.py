@@ -90,7 +90,7 @@ class PythonToolchain:
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Statements covered over every product file."""
-        return measure_coverage(own.coverage_data, sources.product, ctx, own.confirmed_lines)
+        return measure_coverage(own.coverage_data, sources, ctx, own.confirmed_lines)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""
