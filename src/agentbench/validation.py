@@ -15,6 +15,7 @@ from pathlib import Path
 from agentbench.models import Challenge, TrialRecord
 from agentbench.runner import Progress, RunConfig, execute, prepare_shared
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import expected_tests
 from agentbench.workspace import make_trial_dirs
 
 REFERENCE_MIN_SCORE = 95.0
@@ -115,7 +116,8 @@ def _flaky_tests(challenge: Challenge, ref: TrialRecord | None, run_dir: Path,
         with tempfile.TemporaryDirectory(prefix="agentbench-flaky-") as tmp:
             ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=shared.assets[toolchain.name],
                                  trial_dir=run_dir / ref.logs_dir / f"flaky-{n}",
-                                 expected_acceptance_tests=shared.hidden_counts.get(challenge.id))
+                                 expected_acceptance_tests=expected_tests(shared.hidden.get(challenge.id)),
+                                 hidden_catalog=shared.hidden.get(challenge.id))
             run = toolchain.run_hidden(challenge.acceptance, ctx, kept)
             outcomes.append(dict(run.outcomes))
     return _varying(outcomes)

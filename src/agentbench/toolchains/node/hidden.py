@@ -29,6 +29,7 @@ from agentbench.toolchains.base import (
     hidden_measurement,
     run_command,
 )
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.node.assets import trial_npm_cache
 from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
 from agentbench.toolchains.node.tally import Tally
@@ -66,13 +67,14 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
                                     for name, outcome in judged.outcomes))
 
 
-def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
-                       tools: NodeTools) -> int | None:
-    """How many hidden tests run against the reference solution (None if that fails)."""
+def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
+                        tools: NodeTools) -> HiddenCatalog | None:
+    """The hidden tests run against the reference solution (None if that fails)."""
     run = _run(spec, ctx, reference, "collect", tools)
     if run.tally.problem is not None or run.tally.tampering or not run.tally.collected:
         return None
-    return run.tally.collected
+    prefix = f"{run.tests_dir}/"
+    return HiddenCatalog(tests=tuple(name.removeprefix(prefix) for name, _ in run.tally.outcomes))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
