@@ -26,7 +26,6 @@ import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 GENERATOR_VERSION = "2"
 """Changes whenever canary generation changes (part of the cache key)."""
@@ -67,11 +66,13 @@ class HiddenCatalog:
     """Generated canaries that did not fail on the reference (not used)."""
     twinless: tuple[str, ...] = ()
     """Real test functions (`file::test`) without any verified canary."""
+    supported: bool = False
+    """Whether the language's toolchain generates canaries at all."""
 
     def to_json(self) -> str:
         """The catalog as JSON (the runner caches it)."""
         body = {"version": GENERATOR_VERSION, "tests": list(self.tests), "dropped": self.dropped,
-                "twinless": list(self.twinless),
+                "twinless": list(self.twinless), "supported": self.supported,
                 "canaries": [{"file": m.file, "test": m.test, "site": m.site, "literal": m.literal,
                               "described": m.described, "strong": m.strong} for m in self.canaries]}
         return json.dumps(body, indent=1) + "\n"
@@ -84,6 +85,7 @@ class HiddenCatalog:
             return None
         return HiddenCatalog(
             tests=tuple(body["tests"]), dropped=int(body["dropped"]), twinless=tuple(body["twinless"]),
+            supported=bool(body.get("supported")),
             canaries=tuple(Mutation(**m) for m in body["canaries"]))
 
     def by_twin(self) -> dict[str, list[Mutation]]:
@@ -176,10 +178,24 @@ def _evidence(canaries: Iterable[tuple[str, Role, str]], real: Mapping[str, str]
     return found
 
 
-def summary(catalog: HiddenCatalog | None) -> dict[str, Any]:
-    """Counts for `validate` and the trial's log."""
+def problems(catalog: HiddenCatalog | None) -> list[str]:
+    """Why a challenge's hidden tests cannot be guarded by canaries (for `validate`)."""
     if catalog is None:
-        return {"tests": 0, "canaries": 0, "dropped": 0, "twinless": []}
-    return {"tests": len(catalog.tests), "canaries": len(catalog.canaries),
-            "strong": sum(1 for m in catalog.canaries if m.strong), "dropped": catalog.dropped,
-            "twinless": list(catalog.twinless)}
+        return ["the hidden tests could not be run on the reference solution (see the run's "
+                "logs/survey/ folder)"]
+    if not catalog.supported:
+        return []
+    if not catalog.canaries:
+        why = (f"all {catalog.dropped} generated canaries passed on the reference" if catalog.dropped
+               else "no hidden test compares a result with a literal")
+        return [f"no canary test could be made: {why}"]
+    return []
+
+
+def describe(catalog: HiddenCatalog | None) -> str:
+    """One line of canary counts (for `validate`)."""
+    if catalog is None or not catalog.supported:
+        return "-"
+    strong = sum(1 for m in catalog.canaries if m.strong)
+    functions = len(catalog.by_twin()) + len(catalog.twinless)
+    return f"{len(catalog.by_twin())}/{functions} twinned, {strong} strong"

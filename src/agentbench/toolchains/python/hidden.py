@@ -82,7 +82,7 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     twins = {m.twin for m in verified}
     functions = dict.fromkeys(r.original.partition("[")[0] for r in rendered.roles.values())
     return HiddenCatalog(tests=tuple(real), canaries=verified, dropped=len(generated) - len(verified),
-                         twinless=tuple(f for f in functions if f not in twins))
+                         twinless=tuple(f for f in functions if f not in twins), supported=True)
 
 
 def test_sources(spec: AcceptanceSpec) -> dict[str, str]:
