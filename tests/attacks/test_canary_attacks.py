@@ -161,3 +161,15 @@ def test_the_reference_and_noop_are_not_flagged(forgers):
         assert trial.measurements.acceptance.tests.problem is None
     log = _canary_log(forgers, "reference")
     assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}
+
+
+def test_show_says_which_canary_exposed_the_forgery(forgers):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "agentbench", "show", forgers.run_id,
+                           "code-swapper/easy/calc/1", "--results", str(forgers.results)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "hidden tests: 0/10 passed (forged: canary" in text
