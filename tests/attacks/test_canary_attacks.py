@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.attacks.agents import REF, d
+from tests.attacks.agents import CHALLENGES, REF, d
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
 pytestmark = pytest.mark.attacks
@@ -128,6 +128,56 @@ FORGERS = {
 }
 
 
+TS_REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
+TS_REF = {str(p.relative_to(TS_REFERENCE)): p.read_text() for p in TS_REFERENCE.rglob("*") if p.is_file()}
+TS_STUB = d("""
+    export function add(a: number, b: number): number { return 0; }
+    export function sub(a: number, b: number): number { return 0; }
+    export function mul(a: number, b: number): number { return 0; }
+    export function div(a: number, b: number): number { return 0; }
+    export function power(a: number, n: number): number { return 0; }
+    """)
+_TS_JUNIT_AND_EXIT = d("""
+    import fs from "node:fs";
+    const junit = process.argv.find((a) => a.startsWith("--test-reporter-destination=") && a.endsWith(".xml"));
+    process.on("exit", () => {
+      if (junit) {
+        const path = junit.split("=")[1];
+        try {
+          fs.writeFileSync(path, fs.readFileSync(path, "utf8").replace(/<failure[\\s\\S]*?<\\/failure>/g, ""));
+        } catch {}
+      }
+      process.exitCode = 0;
+    });
+    """)
+
+TS_FORGERS = {
+    # wraps JSON.stringify, which the reporter uses, turning every failure into a pass; rewrites the
+    # JUnit report and the exit status to match
+    "ts-stringify-flipper": {**{k: v for k, v in TS_REF.items() if not k.startswith("src/")},
+                             "src/calc.ts": TS_STUB + _TS_JUNIT_AND_EXIT + d("""
+        const original = JSON.stringify;
+        JSON.stringify = function (value: any, ...rest: any[]) {
+          if (value && value.e === "test" && value.outcome === "fail") value = { ...value, outcome: "pass" };
+          return original.call(JSON, value, ...rest);
+        } as typeof JSON.stringify;
+        """)},
+    # the same through fs.writeSync: rewrites every line written to any descriptor
+    "ts-writesync-flipper": {**{k: v for k, v in TS_REF.items() if not k.startswith("src/")},
+                             "src/calc.ts": TS_STUB + _TS_JUNIT_AND_EXIT + d("""
+        const write = fs.writeSync;
+        (fs as any).writeSync = function (fd: number, data: any, ...rest: any[]) {
+          if (Buffer.isBuffer(data) && data.includes('"outcome":"fail"')) {
+            const text = data.toString().replace('"outcome":"fail"', '"outcome":"pass"');
+            write(fd, Buffer.from(text));
+            return data.length;
+          }
+          return (write as any)(fd, data, ...rest);
+        };
+        """)},
+}
+
+
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
     needs_sandbox(request.param)
@@ -173,3 +223,30 @@ def test_show_says_which_canary_exposed_the_forgery(forgers):
     assert proc.returncode == 0, proc.stderr
     text = " ".join(proc.stdout.split())
     assert "hidden tests: 0/10 passed (forged: canary" in text
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def ts_forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
+    needs_sandbox(request.param)
+    folder = shared_folder / f"ts-canaries-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["reference", "noop", *TS_FORGERS], "easy/ts-calc", request.param,
+                          files=TS_FORGERS)
+
+
+@pytest.mark.parametrize("agent", sorted(TS_FORGERS))
+def test_a_typescript_forger_scores_at_most_10_and_is_marked_forged(ts_forgers, agent):
+    trial = ts_forgers.trial(agent)
+    hidden = trial.measurements.acceptance.tests
+    assert trial.verified_score.total <= 10
+    assert hidden.passed == 0 and hidden.total == 10
+    assert any(e.startswith("canary ") and "twin of calc.test.ts:" in e for e in hidden.tampering)
+
+
+def test_typescript_reference_and_noop_are_not_flagged(ts_forgers):
+    for agent, expected in (("reference", (10, 10)), ("noop", (0, 10))):
+        acceptance = ts_forgers.trial(agent).measurements.acceptance
+        assert ts_forgers.hidden(agent) == expected
+        assert acceptance.tampering == () and acceptance.tests.problem is None
+    log = _canary_log(ts_forgers, "reference")
+    assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 """Changes whenever canary generation changes (part of the cache key)."""
 
 
@@ -120,6 +121,8 @@ class Role:
     """The real test's original id (for a canary: its twin's id)."""
     canary: Mutation | None = None
     """The canary's mutation (None: a real test)."""
+    group: str = ""
+    """`file::test` of the real test (a canary's `Mutation.twin` names the same)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -176,6 +179,34 @@ def _evidence(canaries: Iterable[tuple[str, Role, str]], real: Mapping[str, str]
             found.append(f"canary {run_id} (twin of {role.original}, {mutation.described}) "
                          f"passed: {why}")
     return found
+
+
+def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role | None],
+             generated: Sequence[Mutation], roles: Iterable[Role]) -> HiddenCatalog:
+    """The catalog from a reference run of the real tests and every generated canary: a canary is
+    kept when every one of its reported items failed."""
+    real: list[str] = []
+    results: dict[Mutation, list[str]] = {}
+    for run_id, outcome in outcomes:
+        role = resolve(run_id)
+        if role is not None and role.canary is None:
+            real.append(role.original)
+        elif role is not None and role.canary is not None:
+            results.setdefault(role.canary, []).append(outcome)
+    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"})
+    covered = {m.twin for m in verified}
+    twinless = dict.fromkeys(r.original for r in roles if r.canary is None and r.group not in covered)
+    return HiddenCatalog(tests=tuple(real), canaries=verified, dropped=len(generated) - len(verified),
+                         twinless=tuple(twinless), supported=True)
+
+
+def log_canaries(path: Path, resolve: Callable[[str], Role | None],
+                 outcomes: Iterable[tuple[str, str]], verdict: Verdict) -> None:
+    """`hidden-canaries.json`: each canary's id, outcome, twin and change; the evidence found."""
+    runs = [{"id": i, "outcome": o, "twin": r.original, "canary": r.canary.described}
+            for i, o in outcomes if (r := resolve(i)) is not None and r.canary is not None]
+    body = {"canaries": runs, "forged": list(verdict.forged), "missing": verdict.missing}
+    path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
 
 
 def problems(catalog: HiddenCatalog | None) -> list[str]:

@@ -188,7 +188,7 @@ class Rendered:
         role = self.roles.get(base.rsplit("::", 1)[-1])
         if role is None:
             return None
-        return Role(original=role.original + bracket + params, canary=role.canary)
+        return Role(original=role.original + bracket + params, canary=role.canary, group=role.group)
 
 
 def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered:
@@ -222,8 +222,9 @@ def _arrange(body: list[ast.stmt], rel: str, prefix: str, canaries: Sequence[Mut
         for mutation in [m for m in canaries if m.test == qualname]:
             twin = copy.deepcopy(node)
             _apply(twin, mutation)
-            tests.append(_renamed(twin, Role(original=original, canary=mutation), roles))
-        tests.append(_renamed(node, Role(original=original), roles))
+            tests.append(_renamed(twin, Role(original=original, canary=mutation,
+                                             group=f"{rel}::{qualname}"), roles))
+        tests.append(_renamed(node, Role(original=original, group=f"{rel}::{qualname}"), roles))
     _RANDOM.shuffle(tests)
     return [*kept, *tests]
 

@@ -17,13 +17,12 @@ would sway a naive run are recorded too (they are neutralised, so they cost noth
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, hidden_measurement
-from agentbench.toolchains.canaries import HiddenCatalog, Verdict, judge, pick
+from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
 from agentbench.toolchains.python.canaries import Rendered, candidates, is_test_file, render
 from agentbench.toolchains.python.env import command_env, create_env
 from agentbench.toolchains.python.probe import Tally
@@ -51,7 +50,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -
                                               if (r := rendered.resolve(i)) and r.canary is None]
     verdict = judge(run.tally.outcomes, rendered.resolve, expected)
     voiding += verdict.forged
-    _log_canaries(ctx, rendered, run.tally, verdict)
+    log_canaries(ctx.logs() / "hidden-canaries.json", rendered.resolve, run.tally.outcomes, verdict)
     judged = replace(run.tally, passed=verdict.passed, skipped=verdict.skipped,
                      failed=verdict.failed - verdict.missing,
                      collected=len(verdict.outcomes) - verdict.missing, outcomes=verdict.outcomes)
@@ -70,19 +69,7 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     run = _run(spec, ctx, reference, "survey", (), rendered)
     if run.tally.problem is not None or not run.tally.collected:
         return None
-    real: list[str] = []
-    results: dict[str, list[str]] = {}
-    for run_id, outcome in run.tally.outcomes:
-        role = rendered.resolve(run_id)
-        if role is not None and role.canary is None:
-            real.append(role.original)
-        elif role is not None and role.canary is not None:
-            results.setdefault(role.canary.described, []).append(outcome)
-    verified = tuple(m for m in generated if set(results.get(m.described, ["passed"])) == {"failed"})
-    twins = {m.twin for m in verified}
-    functions = dict.fromkeys(r.original.partition("[")[0] for r in rendered.roles.values())
-    return HiddenCatalog(tests=tuple(real), canaries=verified, dropped=len(generated) - len(verified),
-                         twinless=tuple(f for f in functions if f not in twins), supported=True)
+    return surveyed(run.tally.outcomes, rendered.resolve, generated, rendered.roles.values())
 
 
 def test_sources(spec: AcceptanceSpec) -> dict[str, str]:
@@ -90,13 +77,6 @@ def test_sources(spec: AcceptanceSpec) -> dict[str, str]:
     root = spec.files_dir
     return {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.py"))
             if p.is_file() and not p.is_symlink() and is_test_file(str(p.relative_to(root)))}
-
-
-def _log_canaries(ctx: MeasureContext, rendered: Rendered, tally: Tally, verdict: Verdict) -> None:
-    runs = [{"id": i, "outcome": o, "twin": r.original, "canary": r.canary.described}
-            for i, o in tally.outcomes if (r := rendered.resolve(i)) and r.canary is not None]
-    body = {"canaries": runs, "forged": list(verdict.forged), "missing": verdict.missing}
-    (ctx.logs() / "hidden-canaries.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
