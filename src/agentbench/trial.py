@@ -45,6 +45,7 @@ from agentbench.scoring import RUBRICS, score_trial
 from agentbench.snapshot import Snapshot, take_snapshot
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import HiddenCatalog, expected_tests
 from agentbench.users import trial_user
 from agentbench.workspace import TrialDirs, archive_workspace, copy_tree, make_trial_dirs
 
@@ -71,8 +72,8 @@ class RunShared:
 
     assets: dict[str, Path]
     """Per language: what its toolchain prepared once for the run."""
-    hidden_counts: dict[str, int | None]
-    """Per challenge: hidden tests collected on the reference solution."""
+    hidden: dict[str, HiddenCatalog | None]
+    """Per challenge: its hidden tests and verified canaries, from the reference solution."""
     isolation: str
     """The isolation label of the run's commands."""
     secrets: tuple[Secret, ...] = ()
@@ -140,7 +141,8 @@ def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialD
     language = get_toolchain(spec.challenge.language).name
     return MeasureContext(dirs=dirs, trial_dir=trial_dir, assets=shared.assets[language],
                           command_timeout_s=config.command_timeout_s,
-                          expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
+                          expected_acceptance_tests=expected_tests(shared.hidden.get(spec.challenge.id)),
+                          hidden_catalog=shared.hidden.get(spec.challenge.id),
                           sandbox=config.sandbox, limits=config.limits,
                           run_marker=cancel.marker if cancel else None,
                           interrupted=cancel.event if cancel else None)

@@ -157,6 +157,8 @@ def test_reference_scores_full_marks_and_noop_nothing(ts_attacks):
     assert ts_attacks.hidden("reference") == (10, 10)
     assert ref.measurements.tests.tampering == () and ref.measurements.acceptance.tampering == ()
     assert noop.verified_score.total == 0 and noop.seed_score.total <= 10
+    # the hidden test file cannot import the missing product: one failure, never "forged" (issue 21)
+    assert noop.measurements.acceptance.tampering == () and noop.measurements.acceptance.tests.problem is None
 
 
 def test_a_stub_does_not_outscore_a_solution_when_verified(ts_attacks):

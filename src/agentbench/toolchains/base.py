@@ -34,6 +34,7 @@ from agentbench.models import (
     TestMeasurement,
 )
 from agentbench.sandbox import Confinement, Limits, TrialUser
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.users import give, share
 from agentbench.workspace import TrialDirs
 
@@ -54,6 +55,8 @@ class MeasureContext:
     """Limit for each setup or test command."""
     expected_acceptance_tests: int | None = None
     """Hidden tests collected on the reference solution (None: unknown)."""
+    hidden_catalog: HiddenCatalog | None = None
+    """What the reference run established: the hidden tests' ids and their verified canaries."""
     sandbox: str = "none"
     """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
     limits: Limits = field(default_factory=Limits)
@@ -182,8 +185,10 @@ class Toolchain(Protocol):
         """Run the hidden tests against a copy of `project`."""
         ...
 
-    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
-        """How many hidden tests the reference solution collects (None when that fails)."""
+    def survey_hidden(self, spec: AcceptanceSpec, reference: Path,
+                      ctx: MeasureContext) -> HiddenCatalog | None:
+        """Run the hidden tests (and candidate canaries) on the reference solution: the tests'
+        ids and the canaries that fail there (None when that fails)."""
         ...
 
     def lint(self, challenge: Challenge) -> tuple[str, ...]:
