@@ -135,8 +135,17 @@ def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
     if namespaces and confinement.user is not None and confinement.hidden:
         needed = (cwd, *confinement.writable, *confinement.readable,
                   *(Path(p) for p in search_path.split(":") if p), *_argv_paths(argv))
-        return [*hide_argv(confinement.hidden, needed), *inner]
-    return inner
+        hide = hide_argv(confinement.hidden, needed)
+        if hide:
+            return [*hide, *inner]
+    return [*_own_ipc(), *inner]
+
+
+def _own_ipc() -> list[str]:
+    """As root without the sandbox: a fresh IPC namespace, so System V objects and POSIX message
+    queues the tree leaves die with it (bwrap does the same with --unshare-ipc)."""
+    exe = shutil.which("unshare")
+    return [exe, "--ipc", "--"] if exe and os.geteuid() == 0 else []
 
 
 HIDE_SCRIPT = '''n=$1; shift
@@ -155,11 +164,12 @@ then runs the rest; started as root in a private mount namespace, before droppin
 
 def hide_argv(hidden: Iterable[Path], needed: Iterable[Path]) -> list[str]:
     """A prefix that runs a command in a private mount namespace where `hidden` are empty
-    (everything in them except the `needed` paths, which stay as they are); started as root."""
+    (everything in them except the `needed` paths, which stay as they are), and its own IPC
+    namespace (as `_own_ipc`); started as root."""
     covers = hide_covers(hidden, needed)
     if not covers:
         return []
-    return [shutil.which("unshare") or "unshare", "--mount", "--propagation", "private", "--",
+    return [shutil.which("unshare") or "unshare", "--ipc", "--mount", "--propagation", "private", "--",
             "/bin/sh", "-c", HIDE_SCRIPT, "agentbench-hide", str(len(covers)), *map(str, covers)]
 
 
@@ -233,7 +243,8 @@ class Visible:
     trees: tuple[Path, ...]
     """Files and folders bound read-only at their own paths."""
     links: tuple[tuple[Path, str], ...]
-    """Symbolic links recreated in the sandbox (link, target) that no bound tree already holds."""
+    """Symbolic links inside the hiding roots recreated in the sandbox (link, target) that no bound
+    tree already holds (links elsewhere are visible as they are)."""
 
 
 def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinement) -> Visible:
@@ -257,8 +268,11 @@ def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinemen
         if not hops:
             trees[path] = None
     kept = _outermost(trees)
+    # NOTE: a link outside the hiding roots (a venv's python3 -> /usr/bin/python3 -> python3.11) is
+    # already there in the read-only view of the host; recreating it fails ("File exists").
     return Visible(trees=kept, links=tuple((link, target) for link, target in links.items()
-                                           if not any(link.is_relative_to(t) for t in kept)))
+                                           if _under(link, roots)
+                                           and not any(link.is_relative_to(t) for t in kept)))
 
 
 def _named_paths(argv: Sequence[str], search_path: str, confinement: Confinement,
