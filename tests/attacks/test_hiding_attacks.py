@@ -30,9 +30,34 @@ from tests.attacks.seeker import AT_WORK, IN_PRODUCT
 
 pytestmark = pytest.mark.attacks
 
+LINK_PLANTER = """
+import os
+roots = set()
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        args = open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace").split("\\0")
+    except OSError:
+        continue
+    roots.update(args[i + 1] for i, a in enumerate(args[:-1]) if a == "--challenges")
+for root in (r for r in roots if "agentbench-hiding-" in r):  # this run's (other runs may be on)
+    ref = os.path.join(root, "easy", "calc", "reference")
+    for name in ("pyproject.toml", "README.md", "src/calc/__init__.py", "src/calc/ops.py", "tests/test_ops.py"):
+        os.makedirs(os.path.dirname(name) or ".", exist_ok=True)
+        for link in (os.link, os.symlink):
+            try:
+                link(os.path.join(ref, name), name)
+                break
+            except OSError:
+                pass
+    break
+"""
+
 SEEKERS = {
     # searches the machine while it works, copies a reference it finds, lists what it found
     "seeker": {"__python__": AT_WORK},
+    # links every expected file to the reference of the challenges folder the harness names on its
+    # command line (hard links where the kernel allows, else symbolic links), for the harness to read
+    "link-planter": {"__python__": LINK_PLANTER},
     # product code that searches when the harness imports it (its own tests, the hidden tests) and
     # takes a reference's functions for its own
     "late-seeker": {"pyproject.toml": REF["pyproject.toml"], "README.md": "calc\n",
@@ -131,3 +156,9 @@ def test_results_database_and_archived_workspaces_are_not_world_readable(hiding)
     results = folder / "results"
     for path in (results / run.run_id, results / "agentbench.db"):
         assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
+
+
+def test_links_to_the_answers_are_worth_nothing(hiding):
+    run, _ = hiding
+    assert run.trial("link-planter").verified_score.total <= 10
+    assert run.hidden("link-planter")[0] == 0
