@@ -106,6 +106,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
+    config.run_dir.make()
     config.run_dir.write_plan(plan)
     return plan
 
@@ -138,7 +139,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
                 _run_dask(todo, config, progress, (index, info))
             elif todo:
                 shared = _with_db_secret(prepare_shared(config, {s.challenge for s in todo}, versions,
-                                                        progress.note), index)
+                                                        progress.note, db=db), index)
                 _run_pool(todo, config, shared, progress, (index, info), marker)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
@@ -199,8 +200,9 @@ def _save_trial(config: RunConfig, record: TrialRecord, indexing: Indexing) -> N
 def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
                    versions: dict[str, str | None] | None = None,
                    announce: Callable[[str], None] | None = None, *,
-                   isolation: str | None = None) -> RunShared:
-    """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets."""
+                   isolation: str | None = None, db: str | None = None) -> RunShared:
+    """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets, and
+    what no trial may see (`db`: the results database, as given)."""
     challenges = list(challenges)
     log_dir = config.run_dir.root / "logs"
     assets = {}
@@ -210,7 +212,8 @@ def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
     return RunShared(assets=assets, hidden=hidden_catalogs(challenges, assets, log_dir),
                      isolation=isolation or users.isolation(config.sandbox, config.limits,
                                                             without_users=config.trial_users_off).label,
-                     secrets=_run_secrets(config), versions=versions or {})
+                     secrets=_run_secrets(config), versions=versions or {},
+                     hidden_paths=config.hidden_paths(db))
 
 
 def hidden_catalogs(challenges: Iterable[Challenge], assets: dict[str, Path],
@@ -282,7 +285,10 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
     run as root, with a warning that names what to fix. `--jobs > 1` is refused where trials would
     then share a user and no sandbox separates them.
     """
-    unreachable = _unreachable(config) if users.trial_users_problem() is None else None
+    problem = users.trial_users_problem()
+    if problem is not None:  # NOTE: recorded, so a trial never falls back to root mid-run (`trial_user`)
+        config = replace(config, trial_users_off=problem)
+    unreachable = _unreachable(config) if problem is None else None
     if unreachable:
         config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
         progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
@@ -418,10 +424,13 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         (tier_dir / name / spec.challenge.source_path.name).rename(tier_dir / spec.challenge.source_path.name)
         challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
         config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
+        if (problem := users.trial_users_problem()) is not None:  # this worker's own machine
+            config = replace(config, trial_users_off=problem)
         spec = replace(spec, challenge=challenge)
         version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
                                            config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
+        shared = replace(shared, hidden_paths=(*shared.hidden_paths, *task.config.hidden_paths()))
         record = scrub(attempts(spec, config, shared, Cancel(threading.Event(), uuid.uuid4().hex)),
                        config.run_dir.root, shared.secrets)
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
@@ -467,7 +476,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
-    shared = prepare_shared(config, by_id.values())
+    shared = prepare_shared(config, by_id.values(), db=db)
     index = open_index(config.results_dir, db)
     try:
         info, on_disk = folder_run(config.results_dir, config.run_id)

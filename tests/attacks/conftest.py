@@ -70,14 +70,15 @@ def needs_sandbox(mode: str) -> None:
 
 
 def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *extra: str,
-                   files: Mapping[str, dict[str, str]] | None = None) -> AttackRun:
+                   files: Mapping[str, dict[str, str]] | None = None,
+                   challenges: Path = CHALLENGES) -> AttackRun:
     """One `agentbench run` of `agents` (attack agents from AGENTS, plus `files`: more of them, name
-    -> files, known for this run only; built-in agents by name)."""
+    -> files, known for this run only; built-in agents by name) on `challenges`."""
     with defined(files or {}):
         config = agent_config(folder, [a for a in agents if a in AGENTS])
     results = folder / "results"
     args = [sys.executable, "-m", "agentbench", "run", "--challenge", challenge,
-            "--challenges", str(CHALLENGES), "--results", str(results), "--agents-config", str(config),
+            "--challenges", str(challenges), "--results", str(results), "--agents-config", str(config),
             "--sandbox", mode, "--jobs", "2" if users.isolation(mode).separated else "1", *extra]
     for agent in agents:
         args += ["--agent", agent]
