@@ -94,11 +94,12 @@ def trials_table(rows: list[dict[str, Any]]) -> Any:
     from rich import box
     from rich.table import Table
 
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     table = Table(box=box.SIMPLE_HEAD)
     numeric = ("Score", "Hidden", "Agent (s)", "Trial (s)")
-    for header in ("Trial", "Status", *numeric, "Folder"):
+    id_column(table, "Trial", [f"{r['agent']}/{r['challenge_id']}/{r['trial']}" for r in rows])
+    for header in ("Status", *numeric, "Folder"):
         table.add_column(header, justify="right" if header in numeric else "left")
     for r in rows:
         hidden = "-" if r["hidden_total"] is None else f"{r['hidden_passed']}/{r['hidden_total']}"
