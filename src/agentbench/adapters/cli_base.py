@@ -149,6 +149,11 @@ class CommandAdapter(AgentAdapter):
     def parse_output(self, stdout: str, stderr: str) -> Usage:
         """Usage and final message from the CLI's output (pure; never raises on garbage)."""
 
+    def read_usage(self, stdout: str, stderr: str, setup: TrialSetup) -> Usage:
+        """Usage after the run: `parse_output`, which an adapter may complete from files the CLI
+        left in the trial HOME (read without following links)."""
+        return self.parse_output(stdout, stderr)
+
     def prepare(self, setup: TrialSetup) -> dict[str, str]:
         """Write per-trial config files (into setup.home); return extra environment variables."""
         return {}
@@ -295,7 +300,7 @@ class CommandAdapter(AgentAdapter):
         stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
         stderr = result.stderr_path.read_text(encoding="utf-8", errors="replace")
         try:
-            usage = self.parse_output(stdout, stderr)
+            usage = self.read_usage(stdout, stderr, setup)
         except Exception as exc:
             usage = Usage(error=f"could not parse the agent's output: {type(exc).__name__}: {exc}")
         usage = replace(usage, model=usage.model or setup.model)
