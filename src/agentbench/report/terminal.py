@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from agentbench.models import Challenge, RunRecord, TrialRecord, TrialStatus
+from agentbench.models import Challenge, RunRecord, TrialRecord, TrialStatus, known_cost
 from agentbench.scoring import aggregate_score
 
 if TYPE_CHECKING:
@@ -137,8 +137,12 @@ def _seconds(trial: TrialRecord) -> Text:
 
 
 def _cost(trial: TrialRecord) -> Text:
-    cost = trial.adapter.cost_usd if trial.adapter else None
-    return Text("-" if cost is None else f"${cost:.4f}")
+    """The trial's cost; `unknown` (never $0) when the agent used tokens but no cost is known."""
+    a = trial.adapter
+    cost = known_cost(a)
+    if cost is None:
+        return Text("unknown" if a and (a.input_tokens or a.output_tokens) else "-")
+    return Text(f"${cost:.4f}")
 
 
 _COLUMNS: tuple[_Column, ...] = (
