@@ -144,6 +144,9 @@ class AdapterResult:
     limit_hit: str | None = None
     """The limit that stopped or refused the agent's processes, in words (disk use, file count,
     out-of-memory kill with the limit, file size, process count); None when none did."""
+    model: str | None = None
+    """The model the trial used: the CLI's own report where it gives one, else the model the run
+    or the agents config set (None: the CLI's default, unknown)."""
 
 
 class TrialStatus(StrEnum):

@@ -95,7 +95,10 @@ class RunOutcome:
 
 def save_plan(config: RunConfig) -> RunPlan:
     """Write the run plan so the run can be resumed."""
+    configs = dict(config.agent_configs)
+    chosen = {a: config.model or (configs[a].model if a in configs else None) for a in config.agents}
     plan = RunPlan(
+        agent_models=tuple((a, m) for a, m in chosen.items() if m),
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,

@@ -78,6 +78,8 @@ class Usage:
     turns: int | None = None
     final_message: str = ""
     error: str | None = None
+    model: str | None = None
+    """The model the CLI says it used (None: it does not say)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -245,6 +247,7 @@ class CommandAdapter(AgentAdapter):
             return AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False, infra_error=True,
                                  error=f"cannot start: {exe}: {result.start_error}")
         adapter_result = self._result(result)
+        adapter_result = replace(adapter_result, model=adapter_result.model or setup.model)
         if adapter_result.success:
             return adapter_result
         infra = self._infra_reason(result, setup, before, watch)
@@ -301,6 +304,7 @@ class CommandAdapter(AgentAdapter):
             cost_usd=usage.cost_usd, final_message=usage.final_message[:4000],
             error=None if ok else error,
             output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
+            model=usage.model,
         )
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:

@@ -30,6 +30,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("agentbench.cli.doctor", "Check the machine and each agent CLI's wiring (no API key)."),
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
+    "gate": ("agentbench.cli.gate", "CI gate: fail when results are worse than a baseline (JUnit XML)."),
     "report": ("agentbench.cli.report", "Write a Markdown, HTML, JSON or CSV report from results files."),
     "view": ("agentbench.cli.view", "Browse runs, trials, trajectories and agents side by side."),
     "runs": ("agentbench.cli.runs", "List the runs in the results database (filters, --json)."),

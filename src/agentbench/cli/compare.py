@@ -106,8 +106,8 @@ def view_table(view: Any) -> Any:
     table = Table(title=safe_text(view.title, "bold"), box=box.SQUARE, title_justify="left")
     id_column(table, view.headers[0], [str(row[0]) for row in view.rows])
     for i, header in enumerate(view.headers[1:], start=1):
-        table.add_column(safe_text(header), justify="left" if i < view.left else "right",
-                         no_wrap=i >= view.left)
+        table.add_column(safe_text(header), justify="right" if view.is_number(i) else "left",
+                         no_wrap=view.is_number(i))
     classes = view.classes or [[""] * len(view.headers)] * len(view.rows)
     for row, styles in zip(view.rows, classes, strict=True):
         table.add_row(*(safe_text(cell, _STYLES.get(css, "")) for cell, css in

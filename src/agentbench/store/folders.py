@@ -68,6 +68,13 @@ class RunPlan:
     """Agent time limit override in seconds (None: each challenge's own)."""
     created_at: str
     """ISO-8601 UTC creation time."""
+    agent_models: tuple[tuple[str, str], ...] = ()
+    """(agent, model) for each agent whose model was set (`--model`, else its agents config
+    entry); agents absent use the CLI's own default."""
+
+    def model_of(self, agent: str) -> str | None:
+        """The model `agent` was asked to use (None: the CLI's default)."""
+        return dict(self.agent_models).get(agent, self.model)
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -61,7 +61,7 @@ def folder_run(results_dir: Path, run_id: str) -> tuple[RunInfo, list[tuple[Tria
     status = "finished" if len(records) == len(planned_keys(plan)) else "incomplete"
     info = replace(info_from_plan(plan, results_dir, status=status),
                    agentbench_version=_version(run_dir, plan),
-                   agent_models=tuple((a, plan.model, versions.get(a)) for a in plan.agents),
+                   agent_models=tuple((a, plan.model_of(a), versions.get(a)) for a in plan.agents),
                    isolation=records[0][0].isolation if records else None)
     return info, records
 

@@ -74,7 +74,8 @@ def comparison(state: RunState) -> tuple[Comparison | None, tuple[tuple[str, Com
     if not records:
         return None, ()
     return compare_both(records, sources=[state.run_id] * len(records),
-                        models=[state.plan.model] * len(records), options=CompareOptions())
+                        models=[state.plan.model_of(r.agent) for r in records],
+                        options=CompareOptions())
 
 
 def run(library: Library, run_id: str, page: int) -> dict[str, Any]:
