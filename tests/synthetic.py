@@ -104,7 +104,7 @@ def _measurements(solved: bool, passed: int) -> Measurements:
     return Measurements(
         build=BuildMeasurement(success=True), tests=TestMeasurement(passed=5),
         coverage=CoverageMeasurement(covered_lines=80, total_lines=100),
-        quality=QualityMeasurement(average_complexity=3.0, functions=8, files=2),
+        quality=QualityMeasurement(average_complexity=3.0, weighted_complexity=3.0, functions=8, files=2),
         completeness=CompletenessMeasurement(found=("README.md",)),
         acceptance=AcceptanceMeasurement(tests=hidden))
 

@@ -263,14 +263,18 @@ class CoverageMeasurement:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QualityMeasurement:
-    """Average cyclomatic complexity of the agent's functions, by lizard."""
+    """Cyclomatic complexity of the agent's functions, by lizard (see `metrics.quality`)."""
 
     average_complexity: float | None = None
-    """Mean cyclomatic complexity per function, exact (None: no function to assess)."""
+    """Mean cyclomatic complexity per function, exact (None: no function to assess): the seed's."""
+    weighted_complexity: float | None = None
+    """Mean cyclomatic complexity weighted by each function's lines of code: the verified rubric's."""
     functions: int = 0
     """Functions analysed."""
     files: int = 0
     """Source files analysed."""
+    unanalysed: tuple[str, ...] = ()
+    """Product files too large (or unreadable) to analyse: any makes quality the worst band."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,7 +26,7 @@ from agentbench.errors import AgentBenchError, RunError, UsageError
 from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
-from agentbench.redaction import Secret, environment_secrets
+from agentbench.redaction import Secret, environment_secrets, url_secrets
 from agentbench.sandbox import Confinement, TrialUser
 from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
@@ -131,15 +131,23 @@ def execute(config: RunConfig, progress: Progress | None = None,
         index.sync_run(info, [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
         todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
         progress.run_started(total=len(plan_trials(config)), skipped=len(done))
-        with _ending(index, info):
+        marker = uuid.uuid4().hex
+        with _ending(index, info), process.guarded(marker):
             if todo and config.executor == "dask":
                 _run_dask(todo, config, progress, (index, info))
             elif todo:
-                shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
-                _run_pool(todo, config, shared, progress, (index, info))
+                shared = _with_db_secret(prepare_shared(config, {s.challenge for s in todo}, versions,
+                                                        progress.note), index)
+                _run_pool(todo, config, shared, progress, (index, info), marker)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
         index.close()
+
+
+def _with_db_secret(shared: RunShared, index: ResultsIndex) -> RunShared:
+    """The database URL's password (`--db`, `$AGENTBENCH_DB`) is redacted like any other secret."""
+    found = url_secrets("database URL", index.connection.location.target)
+    return replace(shared, secrets=(*shared.secrets, *found))
 
 
 Indexing = tuple[ResultsIndex, RunInfo]
@@ -337,8 +345,8 @@ def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
 
 
 def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress,
-              indexing: Indexing) -> None:
-    cancel = Cancel(threading.Event(), uuid.uuid4().hex)
+              indexing: Indexing, marker: str) -> None:
+    cancel = Cancel(threading.Event(), marker)
 
     def interrupt() -> None:
         cancel.event.set()
@@ -428,13 +436,14 @@ def _write_results(config: RunConfig, paths: dict[str, Path], indexing: Indexing
     finished = sorted(done.values(), key=lambda r: (order[r.challenge_id], r.trial))
     index, info = indexing
     status = "finished" if len(done) == len(trial_keys(config)) else "incomplete"
-    index.sync_run(replace(info, status=status, finished_at=now_iso()),
+    ended = now_iso()  # NOTE: also each results file's created_at: `db rebuild` reads the end there
+    index.sync_run(replace(info, status=status, finished_at=ended),
                    [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
     records, files, exports = {}, {}, {}
     for agent in config.agents:
         trials = tuple(r for r in finished if r.agent == agent)
         records[agent] = RunRecord(agent=agent, run_id=config.run_id, rubric=config.rubric,
-                                   created_at=now_iso(), agentbench_version=__version__, trials=trials)
+                                   created_at=ended, agentbench_version=__version__, trials=trials)
         files[agent] = config.run_dir.results_file(agent)
         write_results(files[agent], records[agent])
         if agent in paths:

@@ -263,9 +263,10 @@ class _Record:
 
 
 def scrub(record: TrialRecord, run_root: Path, secrets: tuple[Secret, ...]) -> TrialRecord:
-    """Redact secrets from a finished trial's folder and record (see `agentbench.redaction`)."""
+    """Redact secrets from a finished trial's folder and record (see `agentbench.redaction`); every
+    text of the record is made valid UTF-8 (undecodable file names escaped, see `records.valid_text`)."""
     if not secrets:
-        return record
+        return loads_trial(dumps_trial(record))
     redact_tree(run_root / record.logs_dir, secrets)
     return loads_trial(redact_text(dumps_trial(record), secrets))
 

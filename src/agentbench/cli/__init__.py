@@ -18,7 +18,9 @@ from typing import Any
 import click
 
 from agentbench import __version__
-from agentbench.errors import AgentBenchError
+from agentbench.cli.credentials import hide_db_password
+from agentbench.cli.signals import signals_interrupt
+from agentbench.errors import AgentBenchError, interrupt_exit_code
 
 __all__ = ["ADAPTERS", "cli", "main"]
 
@@ -103,8 +105,11 @@ def __getattr__(name: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `agentbench` script."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        args = hide_db_password(args)
     try:
-        cli.main(args=args, prog_name="agentbench", standalone_mode=False)
+        with signals_interrupt():
+            cli.main(args=args, prog_name="agentbench", standalone_mode=False)
     except AgentBenchError as exc:
         if "--debug" in args:
             raise
@@ -113,9 +118,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         _print_error(exc.format_message(), _usage_hint(exc))
         sys.exit(exc.exit_code)
-    except (KeyboardInterrupt, click.Abort):
+    except (KeyboardInterrupt, click.Abort) as exc:
         _print_error("interrupted", "finished trials are kept; resume with `agentbench run --resume RUN_ID`")
-        sys.exit(130)
+        sys.exit(interrupt_exit_code(exc))
     sys.exit(0)
 
 

@@ -114,6 +114,9 @@ class OwnTests:
     """Counts established by the harness."""
     coverage_data: Path | None = None
     """Where the run left coverage data for `Toolchain.coverage` (None: none was collected)."""
+    confirmed_lines: Mapping[str, frozenset[int]] | None = None
+    """Lines (by resolved file path) a second, independent collector saw run, which coverage
+    claims are checked against (None: no such cross-check)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

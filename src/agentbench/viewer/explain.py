@@ -143,6 +143,10 @@ def _quality(m: Measurements, trial_dir: Path) -> tuple[str, tuple[str, ...]]:
     band = next((f"under {bound:g} earns {ratio:.0%}" for bound, ratio in QUALITY_BANDS
                  if q.average_complexity < bound), "20 or more earns nothing")
     words = f"average cyclomatic complexity {q.average_complexity:.2f} over {q.functions} functions ({band})"
+    if q.weighted_complexity is not None:
+        words += f"; weighted by lines (verified rubric) {q.weighted_complexity:.2f}"
+    if q.unanalysed:
+        words += f"; {len(q.unanalysed)} file(s) too large to analyse: the worst band"
     log = read_text(trial_dir / "logs" / "quality.log", 1024 * 1024) or ""
     worst = []
     for line in log.splitlines():

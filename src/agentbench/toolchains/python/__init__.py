@@ -3,6 +3,7 @@ over every product file, lizard-ready source lists, hidden tests against a copy 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,11 +73,24 @@ class PythonToolchain:
                            ctx, ctx.confinement(work))
                 for index, command in enumerate(challenge.test_commands, start=1)]
         return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace),
-                        coverage_data=work / "coverage")
+                        coverage_data=work / "coverage", confirmed_lines=self._trace(challenge, ctx, work))
+
+    @staticmethod
+    def _trace(challenge: Challenge, ctx: MeasureContext, work: Path) -> dict[str, frozenset[int]]:
+        """Each test command once more, coverage.py off, the probe's own line collector on: the lines
+        it saw run (see `coverage`); its outcomes are logged (`trace-N`), never counted."""
+        env = command_env(_env(work), ctx.dirs)
+        seen: dict[str, set[int]] = {}
+        for index, command in enumerate(challenge.test_commands, start=1):
+            run = run_probed(CommandSpec(command=command, env=env, log_name=f"trace-{index}"),
+                             ctx, ctx.confinement(work), trace=(ctx.dirs.workspace,))
+            for name, lines in run.tally.lines:
+                seen.setdefault(os.path.realpath(name), set()).update(lines)
+        return {name: frozenset(lines) for name, lines in seen.items()}
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Statements covered over every product file."""
-        return measure_coverage(own.coverage_data, sources.product, ctx)
+        return measure_coverage(own.coverage_data, sources.product, ctx, own.confirmed_lines)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""
