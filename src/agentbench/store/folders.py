@@ -70,6 +70,13 @@ class RunPlan:
     """Agent time limit override in seconds (None: each challenge's own)."""
     created_at: str
     """ISO-8601 UTC creation time."""
+    agent_models: tuple[tuple[str, str], ...] = ()
+    """(agent, model) for each agent whose model was set (`--model`, else its agents config
+    entry); agents absent use the CLI's own default."""
+
+    def model_of(self, agent: str) -> str | None:
+        """The model `agent` was asked to use (None: the CLI's default)."""
+        return dict(self.agent_models).get(agent, self.model)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -126,6 +133,18 @@ class RunDir:
     def relative(self, path: Path) -> str:
         """`path` relative to the run folder."""
         return str(path.relative_to(self.root))
+
+    def make(self) -> None:
+        """Create the run folder (and the results folder holding it), readable by its owner only:
+        it will hold every trial's archived workspace, which no other user (no trial) may read."""
+        try:
+            if not self.root.parent.exists():
+                self.root.parent.mkdir(mode=0o700, parents=True)
+            self.root.mkdir(mode=0o700, exist_ok=True)
+            os.chmod(self.root, 0o700)
+        except OSError as exc:
+            raise RunError(f"cannot create {self.root}: {exc.strerror or exc}",
+                           "check that the results folder is writable") from exc
 
     def write_plan(self, plan: RunPlan) -> None:
         """Save the run plan."""

@@ -63,7 +63,7 @@ def folder_run(results_dir: Path, run_id: str) -> tuple[RunInfo, list[tuple[Tria
     version, written = _results_files(run_dir, plan)
     info = replace(info_from_plan(plan, results_dir, status=status),
                    agentbench_version=version, finished_at=written or _last_trial_end(records),
-                   agent_models=tuple((a, plan.model, versions.get(a)) for a in plan.agents),
+                   agent_models=tuple((a, plan.model_of(a), versions.get(a)) for a in plan.agents),
                    isolation=records[0][0].isolation if records else None)
     return info, records
 

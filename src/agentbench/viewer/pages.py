@@ -74,7 +74,8 @@ def comparison(state: RunState) -> tuple[Comparison | None, tuple[tuple[str, Com
     if not records:
         return None, ()
     return compare_both(records, sources=[state.run_id] * len(records),
-                        models=[state.plan.model] * len(records), options=CompareOptions())
+                        models=[state.plan.model_of(r.agent) for r in records],
+                        options=CompareOptions())
 
 
 def run(library: Library, run_id: str, page: int) -> dict[str, Any]:
@@ -135,7 +136,7 @@ def _trial_row(run_id: str, record: TrialRecord) -> dict[str, Any]:
     hidden = record.measurements.acceptance.tests if record.measurements and record.measurements.acceptance else None
     return {"key": key_of(run_id, record), "record": record,
             "score": record.score.total if record.score else None,
-            "hidden": f"{hidden.passed}/{hidden.total}" if hidden else "-",
+            "hidden": ("forged" if hidden.tampering else f"{hidden.passed}/{hidden.total}") if hidden else "-",
             "seconds": record.agent_seconds}
 
 
