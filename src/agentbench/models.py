@@ -358,7 +358,8 @@ class Measurements:
     acceptance: AcceptanceMeasurement | None = None
     """Hidden acceptance tests (None when the challenge has none)."""
     removed_symlinks: tuple[str, ...] = ()
-    """Symlinks the agent left pointing outside its workspace, removed before measuring."""
+    """Symlinks the agent left in its workspace (`name -> target`): none is measured (the snapshot
+    keeps regular files only)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -118,7 +120,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     tree = _Tree.make(confinement)
     start = time.monotonic()
     try:
-        full = confine_argv(argv, confinement, cwd, env.get("PATH", "")) if confinement else list(argv)
+        full = (confine_argv(argv, confinement, cwd, env.get("PATH", ""), namespaces=mount_namespaces())
+                if confinement else list(argv))
         proc = _spawn(tree.join_argv(full), cwd, {**env, **tree.tags(confinement)}, stdin_path, pass_fds)
     except OSError as exc:
         tree.remove()
@@ -602,6 +605,21 @@ def _remove_cgroups(groups: tuple[Path, ...]) -> None:
                 break
             except OSError:
                 time.sleep(0.02)
+
+
+@functools.cache
+def mount_namespaces() -> bool:
+    """Whether commands can run in a private mount namespace here (root, with `unshare`): probed
+    once per process."""
+    exe = shutil.which("unshare")
+    if os.geteuid() != 0 or exe is None:
+        return False
+    try:
+        done = subprocess.run([exe, "--mount", "--propagation", "private", "true"],
+                              capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 def cgroups_available() -> bool:

@@ -32,6 +32,7 @@ from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import GENERATOR_VERSION, HiddenCatalog
 from agentbench.toolchains.python.interpreter import base_python
 from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
 from agentbench.workspace import (
@@ -105,6 +106,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
+    config.run_dir.make()
     config.run_dir.write_plan(plan)
     return plan
 
@@ -137,7 +139,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
                 _run_dask(todo, config, progress, (index, info))
             elif todo:
                 shared = _with_db_secret(prepare_shared(config, {s.challenge for s in todo}, versions,
-                                                        progress.note), index)
+                                                        progress.note, db=db), index)
                 _run_pool(todo, config, shared, progress, (index, info), marker)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
@@ -198,48 +200,50 @@ def _save_trial(config: RunConfig, record: TrialRecord, indexing: Indexing) -> N
 def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
                    versions: dict[str, str | None] | None = None,
                    announce: Callable[[str], None] | None = None, *,
-                   isolation: str | None = None) -> RunShared:
-    """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets."""
+                   isolation: str | None = None, db: str | None = None) -> RunShared:
+    """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets, and
+    what no trial may see (`db`: the results database, as given)."""
     challenges = list(challenges)
     log_dir = config.run_dir.root / "logs"
     assets = {}
     for language in sorted({get_toolchain(c.language).name for c in challenges}):
         assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
                                                                announce or (lambda _: None))
-    return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
+    return RunShared(assets=assets, hidden=hidden_catalogs(challenges, assets, log_dir),
                      isolation=isolation or users.isolation(config.sandbox, config.limits,
                                                             without_users=config.trial_users_off).label,
-                     secrets=_run_secrets(config), versions=versions or {})
+                     secrets=_run_secrets(config), versions=versions or {},
+                     hidden_paths=config.hidden_paths(db))
 
 
-def hidden_test_counts(challenges: Iterable[Challenge], assets: dict[str, Path],
-                       log_dir: Path) -> dict[str, int | None]:
-    """Hidden tests per challenge, collected once on its reference solution (cached by content)."""
-    counts: dict[str, int | None] = {}
+def hidden_catalogs(challenges: Iterable[Challenge], assets: dict[str, Path],
+                    log_dir: Path) -> dict[str, HiddenCatalog | None]:
+    """Per challenge: its hidden tests and verified canaries, from one run on its reference
+    solution (cached by content, in the harness's own cache)."""
+    found: dict[str, HiddenCatalog | None] = {}
     for challenge in challenges:
+        found[challenge.id] = None
         if challenge.acceptance is None or challenge.reference_dir is None:
-            counts[challenge.id] = None
             continue
         key = tree_digest(challenge.acceptance.files_dir, challenge.reference_dir)
-        cached = cache_dir() / "hidden-test-counts" / f"{key}.txt"
-        if not cached.is_file():
-            value = _collect_count(challenge, assets, log_dir)
-            if value is None:
-                counts[challenge.id] = None
-                continue
-            write_atomic(cached, f"{value}\n")
-        counts[challenge.id] = int(cached.read_text())
-    return counts
+        cached = cache_dir() / "hidden-catalogs" / f"{key}-{GENERATOR_VERSION}.json"
+        if cached.is_file():
+            found[challenge.id] = HiddenCatalog.from_json(cached.read_text(encoding="utf-8"))
+        if found[challenge.id] is None:
+            found[challenge.id] = _survey(challenge, assets, log_dir)
+            if (catalog := found[challenge.id]) is not None:
+                write_atomic(cached, catalog.to_json())
+    return found
 
 
-def _collect_count(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> int | None:
+def _survey(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> HiddenCatalog | None:
     if challenge.acceptance is None or challenge.reference_dir is None:
         return None
     toolchain = get_toolchain(challenge.language)
-    with tempfile.TemporaryDirectory(prefix="agentbench-collect-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="agentbench-survey-") as tmp:
         ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=assets[toolchain.name],
-                             trial_dir=log_dir / "collect" / challenge.id)
-        return toolchain.count_hidden(challenge.acceptance, challenge.reference_dir, ctx)
+                             trial_dir=log_dir / "survey" / challenge.id)
+        return toolchain.survey_hidden(challenge.acceptance, challenge.reference_dir, ctx)
 
 
 def agent_versions(config: RunConfig) -> dict[str, str | None]:
@@ -281,7 +285,10 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
     run as root, with a warning that names what to fix. `--jobs > 1` is refused where trials would
     then share a user and no sandbox separates them.
     """
-    unreachable = _unreachable(config) if users.trial_users_problem() is None else None
+    problem = users.trial_users_problem()
+    if problem is not None:  # NOTE: recorded, so a trial never falls back to root mid-run (`trial_user`)
+        config = replace(config, trial_users_off=problem)
+    unreachable = _unreachable(config) if problem is None else None
     if unreachable:
         config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
         progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
@@ -417,10 +424,13 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         (tier_dir / name / spec.challenge.source_path.name).rename(tier_dir / spec.challenge.source_path.name)
         challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
         config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
+        if (problem := users.trial_users_problem()) is not None:  # this worker's own machine
+            config = replace(config, trial_users_off=problem)
         spec = replace(spec, challenge=challenge)
         version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
                                            config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
+        shared = replace(shared, hidden_paths=(*shared.hidden_paths, *task.config.hidden_paths()))
         record = scrub(attempts(spec, config, shared, Cancel(threading.Event(), uuid.uuid4().hex)),
                        config.run_dir.root, shared.secrets)
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
@@ -466,7 +476,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
-    shared = prepare_shared(config, by_id.values())
+    shared = prepare_shared(config, by_id.values(), db=db)
     index = open_index(config.results_dir, db)
     try:
         info, on_disk = folder_run(config.results_dir, config.run_id)

@@ -35,10 +35,11 @@ def safe_text(value: object, style: str = "") -> Text:
     return Text(cleaned, style=style)
 
 
-def id_column(table: Table, header: str, values: Sequence[str], **options: object) -> None:
+def id_column(table: Table, header: str, values: Sequence[str], floor: int = 0,
+              **options: object) -> None:
     """Add a column of identifiers (run IDs, trial names, agents) that are never cut or wrapped:
-    as wide as the longest; the other columns wrap to make room."""
-    width = max([len(header), *(len(value) for value in values)])
+    as wide as the longest (and at least `floor`); the other columns wrap to make room."""
+    width = max([floor, len(header), *(len(value) for value in values)])
     table.add_column(header, no_wrap=True, min_width=width, **options)  # type: ignore[arg-type]
 
 
