@@ -10,7 +10,6 @@ process the run started is killed and unfinished trials are left unrecorded; a w
 from __future__ import annotations
 
 import contextlib
-import sys
 import tempfile
 import uuid
 from collections.abc import Iterator, Sequence
@@ -27,7 +26,7 @@ from agentbench.executors.base import (
     Executor,
     RunContext,
     agent_version,
-    hidden_test_counts,
+    hidden_catalogs,
     make_executor,
     prepare_shared,
     run_secrets,
@@ -39,11 +38,12 @@ from agentbench.sandbox import TrialUser
 from agentbench.store import RunPlan, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
+from agentbench.toolchains.python.interpreter import base_python
 from agentbench.trial import Cancelled, regrade_trial, scrub
-from agentbench.workspace import cache_dir
+from agentbench.workspace import cache_dir, home_cache
 
 __all__ = ["Cancelled", "NullProgress", "Progress", "RunConfig", "RunOutcome", "TrialSpec",
-           "agent_version", "execute", "hidden_test_counts", "new_run_id", "plan_trials",
+           "agent_version", "execute", "hidden_catalogs", "new_run_id", "plan_trials",
            "prepare_shared", "regrade"]
 
 
@@ -95,13 +95,17 @@ class RunOutcome:
 
 def save_plan(config: RunConfig) -> RunPlan:
     """Write the run plan so the run can be resumed."""
+    configs = dict(config.agent_configs)
+    chosen = {a: config.model or (configs[a].model if a in configs else None) for a in config.agents}
     plan = RunPlan(
+        agent_models=tuple((a, m) for a, m in chosen.items() if m),
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
         model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
+    config.run_dir.make()
     config.run_dir.write_plan(plan)
     return plan
 
@@ -130,7 +134,7 @@ def execute(config: RunConfig, progress: Progress | None = None,
         progress.run_started(total=len(plan_trials(config)), skipped=len(done))
         marker = uuid.uuid4().hex
         with _ending(index, info), process.guarded(marker):
-            context = RunContext(config=config, marker=marker, versions=versions,
+            context = RunContext(config=config, marker=marker, versions=versions, db=db,
                                  announce=progress.note, started=progress.trial_started)
             secrets = (*run_secrets(config), *url_secrets("database URL", index.connection.location.target))
             _run_trials(make_executor(config.executor, context), todo, config, progress, (index, info),
@@ -215,11 +219,17 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
     run as root, with a warning that names what to fix. `--jobs > 1` is refused where trials would
     then share a user and no sandbox separates them.
     """
-    unreachable = _unreachable(config) if users.trial_users_problem() is None else None
+    problem = users.trial_users_problem()
+    if problem is not None:  # NOTE: recorded, so a trial never falls back to root mid-run (`trial_user`)
+        config = replace(config, trial_users_off=problem)
+    unreachable = _unreachable(config) if problem is None else None
     if unreachable:
         config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
         progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
                       "enterable (e.g. `chmod o+x` on that folder) or install it outside root's home")
+    else:
+        for note in reach_notes():
+            progress.note(note)
     isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
     progress.note(f"isolation per trial: {isolation.label}")
     for note in isolation.notes:
@@ -233,7 +243,7 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
 def _unreachable(config: RunConfig) -> str | None:
     """What a trial user could not reach, in words; None when it can reach everything."""
     probe = TrialUser(users.TRIAL_UID_BASE, users.TRIAL_UID_BASE)
-    needed = [(Path(getattr(sys, "_base_executable", sys.executable)), True), (cache_dir(), False)]
+    needed = [(base_python().executable, True), (cache_dir(), False)]
     for agent in config.agents:
         adapter = get_adapter(agent, dict(config.agent_configs))
         if isinstance(adapter, CommandAdapter):
@@ -243,6 +253,15 @@ def _unreachable(config: RunConfig) -> str | None:
         if problem:
             return f"{path} ({problem})"
     return None
+
+
+def reach_notes() -> list[str]:
+    """What was chosen so the trial users can reach the Python and the cache (nothing when
+    AgentBench's own were reachable)."""
+    notes = [base_python().note] if base_python().note else []
+    if users.trial_users_problem() is None and cache_dir() != home_cache():
+        notes.append(f"{home_cache()} is out of the trial users' reach: the shared cache is {cache_dir()}")
+    return notes
 
 
 def _reads_ancestors(adapter: object) -> bool:
@@ -274,13 +293,14 @@ def _write_results(config: RunConfig, paths: dict[str, Path], indexing: Indexing
     finished = sorted(done.values(), key=lambda r: (order[r.challenge_id], r.trial))
     index, info = indexing
     status = "finished" if len(done) == len(trial_keys(config)) else "incomplete"
-    index.sync_run(replace(info, status=status, finished_at=now_iso()),
+    ended = now_iso()  # NOTE: also each results file's created_at: `db rebuild` reads the end there
+    index.sync_run(replace(info, status=status, finished_at=ended),
                    [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
     records, files, exports = {}, {}, {}
     for agent in config.agents:
         trials = tuple(r for r in finished if r.agent == agent)
         records[agent] = RunRecord(agent=agent, run_id=config.run_id, rubric=config.rubric,
-                                   created_at=now_iso(), agentbench_version=__version__, trials=trials)
+                                   created_at=ended, agentbench_version=__version__, trials=trials)
         files[agent] = config.run_dir.results_file(agent)
         write_results(files[agent], records[agent])
         if agent in paths:
@@ -303,7 +323,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
-    shared = prepare_shared(config, by_id.values())
+    shared = prepare_shared(config, by_id.values(), db=db)
     index = open_index(config.results_dir, db)
     try:
         info, on_disk = folder_run(config.results_dir, config.run_id)

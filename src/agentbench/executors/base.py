@@ -29,6 +29,7 @@ from agentbench.redaction import Secret, environment_secrets
 from agentbench.sandbox import Confinement
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import GENERATOR_VERSION, HiddenCatalog
 from agentbench.trial import RunShared
 from agentbench.workspace import cache_dir, make_trial_dirs, tree_digest
 
@@ -47,6 +48,8 @@ class RunContext:
     """The run's process marker: every process of its trials carries it (see `process.RunGuard`)."""
     versions: dict[str, str | None] = field(default_factory=dict)
     """Per agent: its CLI's version, asked once by the harness."""
+    db: str | None = None
+    """The results database as given (hidden from the trials)."""
     announce: Callable[[str], None] = _ignore
     """Something worth telling the user (e.g. a one-off build of a scoring environment)."""
     started: Callable[[TrialSpec], None] = _ignore
@@ -79,18 +82,20 @@ def make_executor(name: str, context: RunContext) -> Executor:
 def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
                    versions: dict[str, str | None] | None = None,
                    announce: Callable[[str], None] | None = None, *,
-                   isolation: str | None = None) -> RunShared:
-    """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets."""
+                   isolation: str | None = None, db: str | None = None) -> RunShared:
+    """What the run's trials share: toolchain assets, hidden-test catalogs, isolation, secrets, and
+    what no trial may see (`db`: the results database, as given)."""
     challenges = list(challenges)
     log_dir = config.run_dir.root / "logs"
     assets = {}
     for language in sorted({get_toolchain(c.language).name for c in challenges}):
         assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
                                                                announce or (lambda _: None))
-    return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
+    return RunShared(assets=assets, hidden=hidden_catalogs(challenges, assets, log_dir),
                      isolation=isolation or users.isolation(config.sandbox, config.limits,
                                                             without_users=config.trial_users_off).label,
-                     secrets=run_secrets(config), versions=versions or {})
+                     secrets=run_secrets(config), versions=versions or {},
+                     hidden_paths=config.hidden_paths(db))
 
 
 def run_secrets(config: RunConfig) -> tuple[Secret, ...]:
@@ -98,34 +103,34 @@ def run_secrets(config: RunConfig) -> tuple[Secret, ...]:
     return environment_secrets(pair for _, agent in config.agent_configs for pair in agent.env)
 
 
-def hidden_test_counts(challenges: Iterable[Challenge], assets: dict[str, Path],
-                       log_dir: Path) -> dict[str, int | None]:
-    """Hidden tests per challenge, collected once on its reference solution (cached by content)."""
-    counts: dict[str, int | None] = {}
+def hidden_catalogs(challenges: Iterable[Challenge], assets: dict[str, Path],
+                    log_dir: Path) -> dict[str, HiddenCatalog | None]:
+    """Per challenge: its hidden tests and verified canaries, from one run on its reference
+    solution (cached by content, in the harness's own cache)."""
+    found: dict[str, HiddenCatalog | None] = {}
     for challenge in challenges:
+        found[challenge.id] = None
         if challenge.acceptance is None or challenge.reference_dir is None:
-            counts[challenge.id] = None
             continue
         key = tree_digest(challenge.acceptance.files_dir, challenge.reference_dir)
-        cached = cache_dir() / "hidden-test-counts" / f"{key}.txt"
-        if not cached.is_file():
-            value = _collect_count(challenge, assets, log_dir)
-            if value is None:
-                counts[challenge.id] = None
-                continue
-            write_atomic(cached, f"{value}\n")
-        counts[challenge.id] = int(cached.read_text())
-    return counts
+        cached = cache_dir() / "hidden-catalogs" / f"{key}-{GENERATOR_VERSION}.json"
+        if cached.is_file():
+            found[challenge.id] = HiddenCatalog.from_json(cached.read_text(encoding="utf-8"))
+        if found[challenge.id] is None:
+            found[challenge.id] = _survey(challenge, assets, log_dir)
+            if (catalog := found[challenge.id]) is not None:
+                write_atomic(cached, catalog.to_json())
+    return found
 
 
-def _collect_count(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> int | None:
+def _survey(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> HiddenCatalog | None:
     if challenge.acceptance is None or challenge.reference_dir is None:
         return None
     toolchain = get_toolchain(challenge.language)
-    with tempfile.TemporaryDirectory(prefix="agentbench-collect-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="agentbench-survey-") as tmp:
         ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=assets[toolchain.name],
-                             trial_dir=log_dir / "collect" / challenge.id)
-        return toolchain.count_hidden(challenge.acceptance, challenge.reference_dir, ctx)
+                             trial_dir=log_dir / "survey" / challenge.id)
+        return toolchain.survey_hidden(challenge.acceptance, challenge.reference_dir, ctx)
 
 
 def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> str | None:

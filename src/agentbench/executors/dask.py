@@ -119,10 +119,13 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         (tier_dir / name / spec.challenge.source_path.name).rename(tier_dir / spec.challenge.source_path.name)
         challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
         config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
+        if (problem := users.trial_users_problem()) is not None:  # this worker's own machine
+            config = replace(config, trial_users_off=problem)
         spec = replace(spec, challenge=challenge)
         version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
                                            config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
+        shared = replace(shared, hidden_paths=(*shared.hidden_paths, *task.config.hidden_paths()))
         record = scrub(attempts(spec, config, shared, Cancel(_flag(task.marker), task.marker)),
                        config.run_dir.root, shared.secrets)
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)

@@ -28,7 +28,7 @@ class LocalExecutor:
             return
         context = self.context
         shared = prepare_shared(context.config, {s.challenge for s in specs}, context.versions,
-                                context.announce)
+                                context.announce, db=context.db)
         pending, jobs = list(reversed(specs)), context.config.jobs
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="trial") as pool:
             running: set[Future[TrialRecord | None]] = set()
