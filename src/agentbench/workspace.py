@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.sandbox import TrialUser
-from agentbench.users import hand_over
+from agentbench.users import TRIAL_UID_BASE, hand_over, reachable, trial_users_problem
 
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "__pycache__", ".pytest_cache",
                           "node_modules", ".mypy_cache", ".ruff_cache", ".tox"})
@@ -40,12 +40,32 @@ class TrialDirs:
     AgentBench's own user)."""
 
 
+SHARED_CACHE = Path("/var/cache/agentbench")
+"""The cache as root when the home folder's is out of the trial users' reach (e.g. /root at 0700)."""
+
+
 def cache_dir() -> Path:
-    """Where AgentBench caches template environments (`AGENTBENCH_CACHE` overrides)."""
+    """Where AgentBench caches template environments (`AGENTBENCH_CACHE` overrides).
+
+    The trial users must read it (the environments there run their commands): as root, when the
+    home folder's cache is out of their reach, the cache is `SHARED_CACHE` instead.
+    """
     if custom := os.environ.get("AGENTBENCH_CACHE"):
         return Path(custom)
+    return shared_if_hidden(home_cache(), SHARED_CACHE)
+
+
+def home_cache() -> Path:
+    """The cache in the home folder (`XDG_CACHE_HOME` respected)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "agentbench"
+
+
+def shared_if_hidden(cache: Path, shared: Path) -> Path:
+    """`shared` when trial users would run but could not read `cache`; `cache` otherwise."""
+    if trial_users_problem() is not None:
+        return cache
+    return shared if reachable(TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE), cache) else cache
 
 
 @contextlib.contextmanager

@@ -94,11 +94,12 @@ def trials_table(rows: list[dict[str, Any]]) -> Any:
     from rich import box
     from rich.table import Table
 
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     table = Table(box=box.SIMPLE_HEAD)
     numeric = ("Score", "Hidden", "Agent (s)", "Trial (s)")
-    for header in ("Trial", "Status", *numeric, "Folder"):
+    id_column(table, "Trial", [f"{r['agent']}/{r['challenge_id']}/{r['trial']}" for r in rows])
+    for header in ("Status", *numeric, "Folder"):
         table.add_column(header, justify="right" if header in numeric else "left")
     for r in rows:
         hidden = "-" if r["hidden_total"] is None else f"{r['hidden_passed']}/{r['hidden_total']}"
@@ -170,7 +171,8 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
         facts.append(("verified score", f"{record.verified_score.total:.1f}"))
     if record.measurements is not None and record.measurements.acceptance is not None:
         hidden = record.measurements.acceptance.tests
-        facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"))
+        facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"
+                      + (f" (forged: {hidden.tampering[0]})" if hidden.tampering else "")))
     a = record.adapter
     if a is not None:
         facts.append(("agent", f"CLI {a.version or 'unknown'}, {a.prompts_used} turn(s), tokens "

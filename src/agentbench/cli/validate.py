@@ -37,11 +37,14 @@ def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, la
     from rich.text import Text
 
     from agentbench.cli.progress import RichProgress
-    from agentbench.loader import scan_challenges, select_challenges
+    from agentbench.loader import error_challenge_id, scan_challenges, select_challenges
     from agentbench.runner import new_run_id
     from agentbench.validation import validate
 
     challenges, errors = scan_challenges([Path(d) for d in challenge_dirs])
+    for error in errors:
+        if error_challenge_id(error) in ids:
+            raise error  # NOTE: a challenge asked for by ID that cannot be loaded is bad input (exit 2)
     console = output_console()
     for error in errors:
         console.print(Text.assemble(("invalid: ", "red"), error.message))
@@ -49,7 +52,13 @@ def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, la
     with RichProgress() as progress:
         verdicts = validate(picked, results_dir=results_dir, run_id=new_run_id(["validate"]),
                             jobs=jobs, repeats=repeats, progress=progress)
+    from agentbench.report.terminal import safe_text
+
     console.print(validation_table(verdicts))
+    for v in verdicts:
+        if v.canaries != "-":
+            console.print(safe_text(f"canaries of {v.challenge_id}: {v.canaries}"
+                                    + (f"; unguarded: {', '.join(v.twinless)}" if v.twinless else "")))
     invalid = len(errors) + sum(not v.valid for v in verdicts)
     console.print(f"{len(verdicts) + len(errors) - invalid} valid, {invalid} invalid")
     if invalid:

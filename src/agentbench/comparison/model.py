@@ -77,7 +77,7 @@ class TrialRow:
     time_s: float | None
     """The agent's wall-clock time."""
     cost_usd: float | None
-    """Cost, where the agent reported it."""
+    """Cost in dollars (None: unknown, never 0)."""
     run_id: str
     """The run folder's name."""
     logs_dir: str
@@ -88,6 +88,8 @@ class TrialRow:
     """Input tokens, where the agent reported them."""
     output_tokens: int | None = None
     """Output tokens, where the agent reported them."""
+    cost_source: str = "unknown"
+    """Where the cost comes from: `cli`, `price-table` or `unknown` (`models.COST_SOURCES`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,7 +172,8 @@ class AgentSummary:
     created_at: str
     """When the results file was written."""
     rank: int | None
-    """1 for the best aggregate (ties share a rank); None without a score."""
+    """1 for the best like-for-like score `rank_score` (ties share a rank); None without a
+    score."""
     aggregate: float | None
     """The seed's aggregate: mean over challenges of the per-challenge mean (None: nothing scored)."""
     challenges: int
@@ -212,7 +215,16 @@ class AgentSummary:
     total_cost_usd: float | None
     """Total cost of the scored trials that reported one."""
     points_per_dollar: float | None
-    """Aggregate score divided by the mean cost per trial (None: no cost reported, or zero)."""
+    """Aggregate score divided by the mean cost per trial (None: a scored trial's cost is
+    unknown, or the cost is zero)."""
+    cost_sources: tuple[tuple[str, int], ...] = ()
+    """Scored trials per cost source (`cli`, `price-table`, `unknown`); costs above are over the
+    trials whose cost is known."""
+    run_cost_usd: float | None = None
+    """Cost per run: the known costs of every trial of the agent's run, scored or not (None: none
+    known)."""
+    run_cost_unknown: int = 0
+    """Trials of the run whose cost is unknown (left out of `run_cost_usd`)."""
     mean_input_tokens: float | None
     """Mean input tokens per trial, over trials that reported them."""
     mean_output_tokens: float | None
@@ -220,9 +232,19 @@ class AgentSummary:
     statuses: tuple[tuple[str, int], ...]
     """How many trials ended in each status."""
     tiers: tuple[TierScore, ...]
+    """Mean score per tier."""
     languages: tuple[LanguageScore, ...] = ()
     """Per language, where the trials say it (records of schema 2 and later)."""
-    """Mean score per tier."""
+    rank_score: float | None = None
+    """The like-for-like score the ranking orders by: the agent's predicted mean over every
+    challenge of the comparison from an additive model (agent + challenge difficulty) fitted to
+    all scored cells (`comparison.ranking`); equals `aggregate` when every agent has every
+    challenge."""
+    missing_challenges: tuple[str, ...] = ()
+    """Challenges of the comparison on which this agent has no scored trial."""
+    rank_notes: tuple[str, ...] = ()
+    """What its ranking line must say: challenges it has no score on (and why), and every agent
+    it is ranked above although it trails it on their shared challenges."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -260,6 +282,9 @@ class PairedTest:
     """The smallest p-value the test can give with this design, before the correction."""
     winner: str | None
     """The agent that is significantly ahead, if any."""
+    blocked_by: str = ""
+    """Why no verdict is possible: `informative` (too few challenges on which the agents differ),
+    `trials` (conditional view: too few trials for any test to reach alpha); empty when one is."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -339,7 +364,7 @@ class Comparison:
 
     @property
     def ranked(self) -> tuple[AgentSummary, ...]:
-        """Agents best aggregate first (no score last; ties keep the given order)."""
+        """Agents best like-for-like score first (no score last; ties keep the given order)."""
         return tuple(sorted(self.agents, key=lambda a: (a.rank is None, a.rank or 0)))
 
     @property
