@@ -104,7 +104,7 @@ def _measurements(solved: bool, passed: int) -> Measurements:
     return Measurements(
         build=BuildMeasurement(success=True), tests=TestMeasurement(passed=5),
         coverage=CoverageMeasurement(covered_lines=80, total_lines=100),
-        quality=QualityMeasurement(average_complexity=3.0, functions=8, files=2),
+        quality=QualityMeasurement(average_complexity=3.0, weighted_complexity=3.0, functions=8, files=2),
         completeness=CompletenessMeasurement(found=("README.md",)),
         acceptance=AcceptanceMeasurement(tests=hidden))
 
@@ -197,3 +197,59 @@ def simulated_pair(rng: random.Random, scenario: Scenario) -> tuple[RunRecord, R
     return tuple(RunRecord(agent=name, run_id="sim", rubric="seed", created_at=_CREATED,
                            agentbench_version="0.1.0", trials=tuple(trials))
                  for name, trials in (("a", trials_a), ("b", trials_b)))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Field:
+    """Several simulated agents on one draw of challenges: who is better, who lost what."""
+
+    gaps: tuple[float, ...]
+    """Each agent's true mean over the pool, relative to the first (its length: the agents)."""
+    challenges: int = 13
+    """Challenges drawn from the pool per comparison."""
+    trials: int = 3
+    """Trials per (agent, challenge)."""
+    challenge_sd: float = 14.6
+    """Spread of the challenges' difficulty (shared by every agent)."""
+    interaction_sd: float = 8.0
+    """Spread over challenges of each agent's own advantage around its gap."""
+    trial_sd: float = 5.2
+    """Spread of one trial's score around its agent's true mean on that challenge (0: ties)."""
+    missing: tuple[tuple[int, int], ...] = ()
+    """(agent index, k): the agent has no trial on the k hardest challenges."""
+    infra: tuple[tuple[int, int], ...] = ()
+    """(agent index, k): every trial of the agent on the k hardest challenges is an infra_error."""
+    tied: int = 0
+    """Challenges (the first ones) on which every agent scores exactly the same every trial."""
+
+
+def _infra_record(agent: str, cid: str, n: int) -> TrialRecord:
+    return TrialRecord(agent=agent, challenge_id=cid, trial=n, status=TrialStatus.INFRA_ERROR,
+                       adapter=None, measurements=None, seed_score=None, score=None,
+                       started_at=_CREATED, duration_s=1.0, logs_dir=f"t/{agent}/{cid}/{n}",
+                       error="synthetic infra_error")
+
+
+def simulated_field(rng: random.Random, field: Field) -> list[RunRecord]:
+    """SYNTHETIC: agents `a0`, `a1`... on `field.challenges` challenges drawn from the pool."""
+    bases = [55.0 + rng.gauss(0.0, field.challenge_sd) for _ in range(field.challenges)]
+    hardest = sorted(range(field.tied, field.challenges), key=lambda c: bases[c])
+    skip = {i: set(hardest[:k]) for i, k in field.missing}
+    broken = {i: set(hardest[:k]) for i, k in field.infra}
+    runs = []
+    for i, gap in enumerate(field.gaps):
+        records = []
+        for c, base in enumerate(bases):
+            if c in skip.get(i, ()):
+                continue
+            tied = c < field.tied
+            true = base + (0.0 if tied else gap + rng.gauss(0.0, field.interaction_sd))
+            for n in range(1, field.trials + 1):
+                if c in broken.get(i, ()):
+                    records.append(_infra_record(f"a{i}", f"sim/c{c:02d}", n))
+                    continue
+                noise = 0.0 if tied else rng.gauss(0.0, field.trial_sd)
+                records.append(_record(f"a{i}", f"sim/c{c:02d}", n, true + noise))
+        runs.append(RunRecord(agent=f"a{i}", run_id="sim", rubric="seed", created_at=_CREATED,
+                              agentbench_version="0.1.0", trials=tuple(records)))
+    return runs

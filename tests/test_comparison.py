@@ -157,7 +157,7 @@ def test_clear_winner_is_named_with_interval_p_value_and_record():
     ci = sps.ttest_1samp(diffs, 0.0).confidence_interval(0.95)
     assert v.score.difference == pytest.approx(np.mean(diffs))
     assert (v.score.interval.low, v.score.interval.high) == pytest.approx((ci.low, ci.high))
-    assert v.score.p_value == pytest.approx(2 / 2**8)  # every sign pattern but the observed two
+    assert v.score.p_value == pytest.approx(sps.ttest_1samp(diffs, 0.0).pvalue)  # paired t
     assert v.winner == "a" and (v.score.wins, v.score.losses, v.score.ties) == (8, 0, 0)
     assert v.text.startswith(f"a is ahead of b by {v.score.difference:.1f} points over "
                              "challenges like these (95% CI ")
@@ -185,10 +185,10 @@ def test_too_few_challenges_cannot_give_a_verdict_and_says_so():
     c = build_comparison([make_run("a", four), make_run("b", {k: NOISY_B[k] for k in four})])
     (v,) = c.verdicts
     assert not v.score.decidable and v.winner is None
-    assert v.score.smallest_p == pytest.approx(2 / 2**5)
-    assert v.text.startswith("no verdict between a and b: with 5 shared challenges no difference "
-                             "can reach significance (the smallest possible p is 0.0625)")
-    assert any("needs at least 6 shared challenges" in n for n in c.notes)
+    assert v.score.interval is None and v.score.blocked_by == "informative"
+    assert v.text.startswith("no verdict between a and b: too few informative challenges: the "
+                             "scores differ on 5 of 5 shared challenges (a verdict needs at least 6")
+    assert any("needs at least 6 shared challenges on which" in n for n in c.notes)
 
 
 def test_one_shared_challenge_is_never_significant():
@@ -196,7 +196,7 @@ def test_one_shared_challenge_is_never_significant():
     b = make_run("b", {"easy/x": [60.0, 65.0, 61.0, 63.0]})
     (v,) = build_comparison([a, b]).verdicts
     assert v.winner is None and not v.score.decidable and v.score.interval is None
-    assert "with 1 shared challenge no difference can reach significance" in v.text
+    assert "the scores differ on 1 of 1 shared challenge (a verdict needs at least 6" in v.text
 
 
 def test_conditional_one_challenge_is_welch_and_holm_adjusts_three_pairs():
@@ -204,19 +204,19 @@ def test_conditional_one_challenge_is_welch_and_holm_adjusts_three_pairs():
     b = make_run("b", {"easy/x": [60.0, 65.0, 61.0, 63.0]})
     d = make_run("d", {"easy/x": [69.0, 74.0, 70.0, 72.0]})
     c = build_comparison([a, b, d], options=CompareOptions(condition_on_challenges=True))
-    ab = c.verdicts[0]
-    ci = sps.ttest_ind([70, 72, 75, 71], [60, 65, 61, 63], equal_var=False).confidence_interval()
-    assert (ab.score.interval.low, ab.score.interval.high) == pytest.approx((ci.low, ci.high))
-    expected = sps.permutation_test(([70, 72, 75, 71], [60, 65, 61, 63]),
-                                    lambda x, y: abs(np.mean(x) - np.mean(y)),
-                                    alternative="greater", n_resamples=np.inf).pvalue
-    assert ab.score.p_value == pytest.approx(expected)
+    ab, ad, _ = c.verdicts
+    welch = sps.ttest_ind([70, 72, 75, 71], [60, 65, 61, 63], equal_var=False)
+    assert ab.score.p_value == pytest.approx(welch.pvalue)
     assert len(c.verdicts) == 3 and ab.score.family == 3
-    assert ab.score.p_adjusted == pytest.approx(3 * expected)
-    # 4 against 4 trials give at best p = 2/70: not below 0.05/3, so no verdict, and it says so
-    assert not ab.score.decidable and ab.winner is None
-    assert ("with 1 shared challenge no difference can reach significance (the smallest possible "
-            "p is 0.0286, before the correction for 3 pairs)") in ab.text
+    assert ab.score.p_adjusted == pytest.approx(3 * welch.pvalue)
+    # a-b is rejected at Holm's first step, so its interval is drawn at 1 - 0.05/3 and excludes 0
+    ci = welch.confidence_interval(1 - 0.05 / 3)
+    assert (ab.score.interval.low, ab.score.interval.high) == pytest.approx((ci.low, ci.high))
+    assert ab.winner == "a" and ab.text.startswith("a is ahead of b by 9.8 points on these 1 ")
+    assert "98.3% CI" in ab.text
+    # a-d is not rejected: its interval is Bonferroni's (1 - 0.05/3) and contains 0
+    assert ad.winner is None and ad.score.interval.contains(0.0)
+    assert ad.score.interval.confidence == pytest.approx(1 - 0.05 / 3)
 
 
 def test_hidden_tests_are_paired_by_challenge_and_use_every_trial():
@@ -230,7 +230,7 @@ def test_hidden_tests_are_paired_by_challenge_and_use_every_trial():
     rates_b = [1.0] + [1 / 3] * 7
     assert (h.a_value, h.b_value) == pytest.approx((1.0, np.mean(rates_b)))
     diffs = np.subtract([1.0] * 8, rates_b)
-    assert h.p_value == pytest.approx(2 / 2**7)  # the tie (easy/a) flips nothing
+    assert h.p_value == pytest.approx(sps.ttest_1samp(diffs, 0.0).pvalue)
     ci = sps.ttest_1samp(diffs, 0.0).confidence_interval()
     assert (h.interval.low, h.interval.high) == pytest.approx((ci.low, ci.high))
     assert (h.wins, h.losses, h.ties) == (7, 0, 1) and h.winner == "a"
@@ -255,7 +255,8 @@ def test_every_family_is_holm_corrected_and_no_uncorrected_verdict_is_printed():
         for test in (v.score, v.hidden):
             assert test.family == 6 and test.p_adjusted >= test.p_value
             assert test.winner is None or test.p_adjusted < 0.05
-        assert "Holm-adjusted over 6 pairs" in v.text and "Holm-adjusted over 6 pairs" in v.hidden_text
+        assert "Holm-adjusted over 6 pairs" in v.text
+        assert "Holm-adjusted over 6 pairs" in v.hidden_text or v.hidden.blocked_by
 
 
 def test_power_estimate_accounts_for_challenges_trials_and_correction():
@@ -329,8 +330,55 @@ def test_different_challenges_give_a_note_and_shared_ones_are_compared():
     b = make_run("b", {k: v for k, v in NOISY_B.items() if k != "hard/d"})
     c = build_comparison([a, b])
     assert c.verdicts[0].score.challenges == 7
-    assert any("a also has 1 challenge(s) the others lack: hard/d" in n for n in c.notes)
+    assert any("b has no score on 1 challenge(s) others have: hard/d" in n for n in c.notes)
     assert any("not like for like" in n for n in c.notes)
+
+
+def test_an_agent_that_lost_its_hardest_challenges_to_infra_errors_is_not_ranked_first():
+    # a trails b by 1.5 on every shared challenge, but its two hardest ended in infra_error: its
+    # own mean (over the easier rest) is higher than b's.
+    base = {f"easy/c{i}": 40.0 + 5 * i for i in range(10)}
+    b_scores = {k: [v, v + 1, v - 1] for k, v in base.items()}
+    a_scores = {k: [v - 1.5, v - 0.5, v - 2.5] for k, v in base.items() if k not in
+                ("easy/c0", "easy/c1")}
+    run_a = make_run("a", a_scores)
+    broken = tuple(make_trial("a", cid, n, None, status=TrialStatus.INFRA_ERROR)
+                   for cid in ("easy/c0", "easy/c1") for n in (1, 2, 3))
+    c = build_comparison([replace(run_a, trials=(*run_a.trials, *broken)), make_run("b", b_scores)])
+    a, b = c.agents
+    assert a.aggregate > b.aggregate  # its own mean flatters it...
+    assert b.rank == 1 and a.rank == 2  # ...but the ranking is like for like
+    assert a.rank_score == pytest.approx(b.rank_score - 1.5)
+    assert a.missing_challenges == ("easy/c0", "easy/c1")
+    assert a.rank_notes[0].startswith("no score on 2 of 10 challenges (easy/c0: infra_error; "
+                                      "easy/c1: infra_error)")
+    assert [x.label for x in c.ranked] == ["b", "a"]
+
+
+def test_every_agent_on_every_challenge_ranks_by_the_aggregate():
+    c = build_comparison([make_run("a", NOISY_A), make_run("b", NOISY_B)])
+    for agent in c.agents:
+        assert agent.rank_score == pytest.approx(agent.aggregate)
+        assert agent.rank_notes == () and agent.missing_challenges == ()
+
+
+def test_ranked_above_an_agent_it_trails_on_the_shared_set_says_so_in_its_line():
+    # Three agents, b lacks two challenges: no order can agree with every pair's shared set, so
+    # any agent ranked above one it trails there carries a note naming that agent.
+    ids = [f"easy/c{i}" for i in range(6)]
+    a = dict(zip(ids, ([51.0], [87.0], [76.0], [75.0], [62.0], [89.0]), strict=True))
+    b = dict(zip(ids[:4], ([57.0], [62.0], [83.0], [88.0]), strict=True))
+    d = dict(zip(ids[2:], ([72.0], [42.0], [49.0], [48.0]), strict=True))
+    c = build_comparison([make_run("a", a), make_run("b", b), make_run("d", d)])
+    rank = {x.label: x.rank for x in c.agents}
+    assert [x.label for x in c.ranked] == ["a", "b", "d"]
+    assert c.agents[0].rank_notes == ("ranked above b yet behind it by 0.2 points on their 4 "
+                                      "shared challenges (not significant)",)
+    for v in c.verdicts:
+        for me, other, diff in ((v.a, v.b, v.score.difference), (v.b, v.a, -v.score.difference)):
+            if rank[me] < rank[other] and diff < 0:
+                notes = next(x.rank_notes for x in c.agents if x.label == me)
+                assert any(f"ranked above {other} yet behind it" in n for n in notes), notes
 
 
 def test_disjoint_challenges_are_an_error():
@@ -341,7 +389,10 @@ def test_disjoint_challenges_are_an_error():
 
 def test_labels_tell_runs_of_one_agent_apart_by_model_then_version_then_run():
     with pytest.raises(ResultsFileError, match="given twice"):
-        build_comparison([make_run("a", NOISY_A), make_run("a", NOISY_B)])
+        build_comparison([make_run("a", NOISY_A), make_run("a", NOISY_A)])
+    same_id = build_comparison([make_run("a", NOISY_A), make_run("a", NOISY_B)],
+                               sources=["x/one/a.json", "x/two/a.json"])
+    assert [x.label for x in same_id.agents] == ["a · run-1 · one", "a · run-1 · two"]
     two_models = build_comparison([make_run("a", NOISY_A, run_id="r1"),
                                    make_run("a", NOISY_B, run_id="r2")], models=["big", None])
     assert [x.label for x in two_models.agents] == ["a · big", "a · default model"]

@@ -1,3 +1,6 @@
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,42 @@ def test_select_by_id_and_tier(tiny_challenges: Path):
     assert select_challenges(challenges, tier="hard") == ()
     with pytest.raises(UsageError, match="no such challenge"):
         select_challenges(challenges, ids=("easy/adde",))
+
+
+def laughs(depth: int) -> str:
+    """A challenge whose prompt is a 'billion laughs': each anchor is nine aliases of the previous."""
+    items = ['&l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    items += [f"&l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, depth + 1)]
+    return TINY_YAML.replace("prompt: |\n", "prompt: [" + ", ".join(items) + "]\nold_prompt: |\n", 1)
+
+
+@pytest.mark.parametrize("depth", [6, 9, 30])
+def test_a_billion_laughs_prompt_is_refused_in_milliseconds(tmp_path: Path, depth: int):
+    path = write(tmp_path / "easy" / "laughs.yaml", laughs(depth))
+    start = time.monotonic()
+    with pytest.raises(ChallengeError) as info:
+        load_challenge(path)
+    assert time.monotonic() - start < 0.5
+    assert f"{path}:4" in info.value.message and "'prompt'" in info.value.message
+    assert "aliases expand to more than" in info.value.message
+
+
+@pytest.mark.parametrize("command", [["list"], ["validate", "easy/laughs"], ["run", "--agent", "noop", "--challenge", "easy/laughs"]])
+def test_cli_refuses_a_billion_laughs_with_exit_2(tmp_path: Path, command: list[str]):
+    write(tmp_path / "c" / "easy" / "laughs.yaml", laughs(9))
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "agentbench", *command, "--challenges", str(tmp_path / "c"),
+                           *(["--results", str(tmp_path / "r")] if command[0] == "run" else [])],
+                          capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - start < 10
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "laughs.yaml:4: field 'prompt'" in proc.stderr
+
+
+def test_a_few_aliases_that_repeat_a_value_still_load(tmp_path: Path):
+    text = TINY_YAML.replace("test_commands:\n  - python -m pytest tests/ -v\n",
+                             "test_commands: &tests\n  - python -m pytest tests/ -v\n"
+                             "setup_commands: *tests\n").replace(
+        "setup_commands:\n  - python -m pip install -e \".[dev]\"\n", "")
+    c = load_challenge(write(tmp_path / "easy" / "x.yaml", text))
+    assert c.setup_commands == c.test_commands == ("python -m pytest tests/ -v",)

@@ -123,3 +123,22 @@ def test_a_renamed_file_never_overwrites_another(tmp_path: Path):
     redact_tree(tmp_path, SECRETS)
     assert sorted(p.read_text() for p in tmp_path.iterdir()) == ["first", "second"]
     assert (tmp_path / f"a{MARK}-1").read_text() == "first"
+
+
+def test_a_database_urls_password_is_a_secret_as_written_and_decoded():
+    from agentbench.redaction import url_secrets
+
+    secrets = url_secrets("database URL", "postgresql://bench:s3cr%40t-pw@db.example:5432/results")
+    assert {s.value for s in secrets} == {"s3cr%40t-pw", "s3cr@t-pw"}
+    assert redact_text("connect s3cr@t-pw", secrets) == "connect [REDACTED:database URL password]"
+    assert url_secrets("db", "postgresql://agentbench:agentbench@h/db") == ()  # the user name is shown anyway
+    assert url_secrets("db", "postgresql://bench@h/db") == ()
+
+
+def test_a_password_moves_out_of_the_command_line_and_back():
+    from agentbench.cli.credentials import split_password, with_password
+
+    stripped, password = split_password("postgresql://bench:pa:ss%40@h:5432/db")
+    assert (stripped, password) == ("postgresql://bench@h:5432/db", "pa:ss%40")
+    assert with_password(stripped, password) == "postgresql://bench:pa:ss%40@h:5432/db"
+    assert split_password("results/agentbench.db") == ("results/agentbench.db", None)

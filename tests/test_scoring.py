@@ -22,7 +22,8 @@ def measurements(**overrides):
         "build": BuildMeasurement(success=True),
         "tests": TestMeasurement(passed=8, failed=2),
         "coverage": CoverageMeasurement(covered_lines=75, total_lines=100),
-        "quality": QualityMeasurement(average_complexity=3.0, functions=4, files=1),
+        "quality": QualityMeasurement(average_complexity=3.0, weighted_complexity=3.5, functions=4,
+                                      files=1),
         "completeness": CompletenessMeasurement(found=("a", "b", "c"), missing=("d",)),
     }
     base.update(overrides)
@@ -130,3 +131,15 @@ def test_rankings_differ_compares_both_orders():
     assert rankings_differ({"stub": (99.0, 2.0), "real": (95.0, 90.0)})
     assert not rankings_differ({"a": (99.0, 90.0), "b": (95.0, 50.0)})
     assert not rankings_differ({"a": (99.0, None), "b": (95.0, 50.0)})
+
+
+def test_verified_quality_bands_the_line_weighted_mean_and_a_too_large_file_is_the_worst_band():
+    diluted = QualityMeasurement(average_complexity=1.7, weighted_complexity=27.0, functions=81)
+    acceptance = AcceptanceMeasurement(tests=TestMeasurement(passed=1))
+    m = measurements(quality=diluted, acceptance=acceptance)
+    assert score_trial(m, time_seconds=0).quality == 15
+    assert score_trial(m, time_seconds=0, rubric="verified").quality == 0
+    padded = QualityMeasurement(average_complexity=1.0, weighted_complexity=1.0, unanalysed=("big.py",))
+    m = measurements(quality=padded, acceptance=acceptance)
+    assert score_trial(m, time_seconds=0).quality == 0
+    assert score_trial(m, time_seconds=0, rubric="verified").quality == 0

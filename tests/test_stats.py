@@ -227,9 +227,18 @@ def test_conditional_power_matches_the_normal_formula_from_scipy(family):
 
 def test_power_never_asks_for_fewer_trials_than_the_test_can_resolve():
     # One challenge: 2 / C(2n, n) < 0.05 needs n >= 4, however small the spread.
-    estimate = stats.trials_for_gap([(0.0, 0.0)], gap=5.0, trials_now=2)
+    estimate = stats.trials_for_gap([(0.01, 0.01)], gap=5.0, trials_now=2)
     assert estimate.trials_needed == 4 and estimate.power_now == 0.0
-    assert stats.trials_for_gap([(0.0, 0.0)] * 6, gap=5.0, trials_now=2).trials_needed == 1
+    assert stats.trials_for_gap([(0.01, 0.01)] * 6, gap=5.0, trials_now=2).trials_needed == 1
+
+
+def test_power_never_claims_certainty_from_zero_observed_variance():
+    flat = stats.trials_for_gap([(0.0, 0.0)] * 6, gap=5.0, trials_now=2)
+    assert flat.power_now is None and flat.better == "unknown" and "cannot be estimated" in \
+        flat.unknown_because
+    parts = stats.VarianceComponents(total=0.0, within=None, noise=None)
+    over = stats.power_over_challenges(parts, stats.PowerGoal(gap=5.0), challenges=10, trials=1)
+    assert over.power_now is None and over.challenges_needed is None and over.unknown_because
 
 
 def test_power_with_more_trials_reaches_the_target():
@@ -365,8 +374,8 @@ def test_more_trials_cannot_beat_a_large_challenge_to_challenge_spread():
 def test_power_is_zero_below_the_challenges_the_test_needs():
     parts = stats.VarianceComponents(total=1.0, within=1.0, noise=0.3)
     estimate = stats.power_over_challenges(parts, stats.PowerGoal(gap=5.0, family=6),
-                                           challenges=7, trials=3)
-    assert estimate.power_now == 0.0 and estimate.challenges_needed == 8
+                                           challenges=stats.MIN_INFORMATIVE - 1, trials=3)
+    assert estimate.power_now == 0.0 and estimate.challenges_needed == stats.MIN_INFORMATIVE
 
 
 def test_percentile_is_numpys_linear_percentile():
@@ -386,3 +395,26 @@ def test_a_score_interval_never_passes_the_scale_s_ends():
     low = s.within(s.mean_interval([0.0, 2.0, 1.0]))
     assert low is not None and low.low == 0.0
     assert s.within(None) is None
+
+
+def test_paired_t_test_is_scipys_one_sample_t_test_and_falls_back_when_nothing_varies():
+    diffs = [3.0, 5.5, -1.0, 8.0, 2.5, 4.0, 6.0, 0.5, 7.0, 3.5]
+    test = stats.paired_t_test(diffs)
+    expected = sps.ttest_1samp(diffs, 0.0)
+    assert test.p == pytest.approx(expected.pvalue) and test.df == 9
+    ci = expected.confidence_interval(0.99)
+    got = test.interval(0.99)
+    assert (got.low, got.high) == pytest.approx((ci.low, ci.high))
+    flat = stats.paired_t_test([4.0] * 10)  # no spread: the exact sign-flip p, never 0
+    assert flat.se == 0.0 and flat.p == pytest.approx(2 / 2**10)
+    assert stats.paired_t_test([0.0] * 10).p == 1.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.floats(min_value=1e-6, max_value=1.0), min_size=1, max_size=30),
+       st.sampled_from([0.01, 0.05, 0.1]))
+def test_holm_levels_agree_with_holm_rejections(ps, alpha):
+    levels = stats.holm_levels(ps, alpha)
+    for p, adjusted, level in zip(ps, stats.holm(ps), levels, strict=True):
+        assert (adjusted < alpha) == (p < level)  # interval at 1 - level excludes 0 iff rejected
+        assert alpha / len(ps) <= level <= alpha

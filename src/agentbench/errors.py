@@ -83,6 +83,25 @@ class RunInterruptedError(AgentBenchError):
     exit_code = 130
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP reached AgentBench: handled exactly like Ctrl-C (everything the run started
+    is killed, finished trials are kept), exiting with 128 + the signal's number (143, 129)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's convention for a process ended by this signal."""
+        return 128 + self.signum
+
+
+def interrupt_exit_code(exc: BaseException) -> int:
+    """130 for Ctrl-C, 128 + the signal for SIGTERM and SIGHUP."""
+    return exc.exit_code if isinstance(exc, Terminated) else 130
+
+
 class Interrupted(Exception):
     """The run was interrupted (Ctrl-C): the current trial is abandoned, never recorded.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,11 +29,16 @@ from agentbench.models import (
 )
 from agentbench.toolchains.registry import UnknownLanguageError, canonical_language, get_toolchain
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 2, 3, 3, 37, 37
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _REQUIRED = ("name", "language", "prompt", "expected_files", "test_commands", "scoring_rubric")
 _OPTIONAL = ("time_limit_minutes", "setup_commands", "acceptance", "expect")
 _RUBRIC_FIELDS = ("min_files", "must_have_tests", "must_have_readme", "max_time_minutes", "criteria")
 _ACCEPTANCE_FIELDS = ("files", "command", "time_limit_seconds")
+MAX_YAML_VALUES = 100_000
+"""Values (scalars, lists, mappings) a challenge file may hold with its aliases written out; the
+built-in challenges hold a few hundred."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +157,7 @@ def _parse(path: Path) -> _Doc:
     except (OSError, UnicodeDecodeError) as exc:
         raise ChallengeError(path, None, f"cannot read file: {exc}") from None
     try:
-        node, data = _compose_and_construct(text)
+        node, data = _compose_and_construct(path, text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}" if mark else str(path)
@@ -168,14 +174,40 @@ def _parse(path: Path) -> _Doc:
     return _Doc(path, data, _key_lines(node))
 
 
-def _compose_and_construct(text: str) -> tuple[Any, Any]:
-    """Parse once (with libyaml when present): the node tree for line numbers, and the data."""
+def _compose_and_construct(path: Path, text: str) -> tuple[Any, Any]:
+    """Parse once (with libyaml when present): the node tree for line numbers, and the data (only
+    once its aliases are known to expand within `MAX_YAML_VALUES`)."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _check_expansion(path, node)
         return node, (loader.construct_document(node) if node is not None else None)
     finally:
         loader.dispose()
+
+
+def _check_expansion(path: Path, root: Any) -> None:
+    """Walk the node tree as if every alias were written out, stopping past `MAX_YAML_VALUES`: a
+    "billion laughs" (aliases of aliases) costs at most that many steps, then is refused."""
+    fields = root.value if isinstance(root, yaml.MappingNode) else [(root, root)]
+    budget = MAX_YAML_VALUES
+    for key, value in fields:
+        pending = [value]
+        while pending:
+            node = pending.pop()
+            budget -= 1
+            if budget < 0:
+                field = str(key.value) if isinstance(key, yaml.ScalarNode) else None
+                raise ChallengeError(
+                    f"{path}:{key.start_mark.line + 1}", field,
+                    f"YAML aliases expand to more than {MAX_YAML_VALUES:,} values (aliases of aliases, "
+                    "a 'billion laughs')", "write the value out; an alias (*name) may repeat an anchor, "
+                    "not multiply it")
+            if isinstance(node, yaml.SequenceNode):
+                pending.extend(node.value)
+            elif isinstance(node, yaml.MappingNode):
+                pending.extend(item for pair in node.value for item in pair)
 
 
 def _key_lines(node: Any) -> dict[str, int]:
@@ -340,8 +372,13 @@ def _acceptance(doc: _Doc, folder: Path) -> AcceptanceSpec | None:
 def _describe(value: Any) -> str:
     if value is None:
         return "nothing"
-    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-    return f"{type(value).__name__} {shown}"
+    return f"{type(value).__name__} {_SHORT.repr(value)}"
+
+
+def error_challenge_id(error: ChallengeError) -> str:
+    """The ID (`tier/name`) of the challenge file an error is about (its path may end in `:line`)."""
+    name = error.path.name.rsplit(":", 1)[0] if ":" in error.path.name else error.path.name
+    return f"{error.path.parent.name}/{Path(name).stem}"
 
 
 def select_challenges(

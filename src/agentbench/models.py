@@ -144,6 +144,9 @@ class AdapterResult:
     limit_hit: str | None = None
     """The limit that stopped or refused the agent's processes, in words (disk use, file count,
     out-of-memory kill with the limit, file size, process count); None when none did."""
+    model: str | None = None
+    """The model the trial used: the CLI's own report where it gives one, else the model the run
+    or the agents config set (None: the CLI's default, unknown)."""
 
 
 class TrialStatus(StrEnum):
@@ -260,14 +263,18 @@ class CoverageMeasurement:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QualityMeasurement:
-    """Average cyclomatic complexity of the agent's functions, by lizard."""
+    """Cyclomatic complexity of the agent's functions, by lizard (see `metrics.quality`)."""
 
     average_complexity: float | None = None
-    """Mean cyclomatic complexity per function, exact (None: no function to assess)."""
+    """Mean cyclomatic complexity per function, exact (None: no function to assess): the seed's."""
+    weighted_complexity: float | None = None
+    """Mean cyclomatic complexity weighted by each function's lines of code: the verified rubric's."""
     functions: int = 0
     """Functions analysed."""
     files: int = 0
     """Source files analysed."""
+    unanalysed: tuple[str, ...] = ()
+    """Product files too large (or unreadable) to analyse: any makes quality the worst band."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -321,7 +328,8 @@ class Measurements:
     acceptance: AcceptanceMeasurement | None = None
     """Hidden acceptance tests (None when the challenge has none)."""
     removed_symlinks: tuple[str, ...] = ()
-    """Symlinks the agent left pointing outside its workspace, removed before measuring."""
+    """Symlinks the agent left in its workspace (`name -> target`): none is measured (the snapshot
+    keeps regular files only)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -24,10 +24,11 @@ import io
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
@@ -122,6 +123,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     except OSError as exc:
         tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
+    guard = _guard_of(confinement)
+    guard.started(proc.pid, tree.groups)
     stop = _Stop(stop_when, lambda: tree.kill(proc.pid))
     pumps = [_Pump(pipe, path, max_output_bytes, stop)
              for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
@@ -133,6 +136,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
         timed_out = True
     finally:
         counts = _finish(proc, tree, watch, pumps)
+        guard.ended(proc.pid)
     dropped = sum(p.dropped for p in pumps)
     returncode = None if timed_out else proc.returncode
     return ProcessResult(
@@ -383,6 +387,98 @@ def _live_members(pgid: int | None, needle: bytes | None) -> set[int]:
         except (OSError, IndexError, ValueError):
             continue
     return found
+
+
+class RunGuard:
+    """A watchdog process that kills what is left of a run once the harness is gone, however it went.
+
+    It runs in its own session and reads a pipe whose only writer is the harness (the descriptor is
+    close-on-exec, so no command inherits it). The harness writes one line per command tree it
+    starts (its process group and cgroups) and one when the tree is over. At end-of-file (the harness
+    exited, or was killed with SIGKILL) the watchdog kills every tree still listed, by its cgroups
+    and its process group, and every process carrying the run's marker, then removes the cgroups.
+    """
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+        read, self._fd = os.pipe()
+        package = Path(__file__).resolve().parent.parent
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(package)}
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "agentbench.reaper", marker], stdin=read,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                start_new_session=True, close_fds=True)
+        finally:
+            os.close(read)
+
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
+        """A command tree of the run began (process group `pgid`, in `groups`)."""
+        self._send(" ".join(["tree", str(pgid), *map(str, groups)]))
+
+    def ended(self, pgid: int) -> None:
+        """That tree is over and killed."""
+        self._send(f"done {pgid}")
+
+    def _send(self, line: str) -> None:
+        # NOTE: one write(2) of under PIPE_BUF bytes is atomic, so threads need no lock.
+        with contextlib.suppress(OSError):
+            os.write(self._fd, (line + "\n").encode(errors="surrogateescape")[:4000])
+
+    def close(self) -> None:
+        """End the watch: the watchdog makes its last sweep (nothing should be left) and exits."""
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=KILL_GRACE_SECONDS + 3)
+
+
+_GUARDS: dict[str, RunGuard] = {}
+"""Open run guards by run marker (a command whose confinement carries the marker reports to it)."""
+
+
+class _NoGuard:
+    """Where no guard watches the run: nothing to tell."""
+
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
+        """Nothing."""
+
+    def ended(self, pgid: int) -> None:
+        """Nothing."""
+
+
+def _guard_of(confinement: Confinement | None) -> RunGuard | _NoGuard:
+    guard = _GUARDS.get(confinement.run_marker or "") if confinement else None
+    return guard or _NoGuard()
+
+
+@contextlib.contextmanager
+def guarded(marker: str) -> Iterator[RunGuard]:
+    """Watch the run tagged `marker` for as long as the block runs (see `RunGuard`)."""
+    guard = RunGuard(marker)
+    _GUARDS[marker] = guard
+    try:
+        yield guard
+    finally:
+        _GUARDS.pop(marker, None)
+        guard.close()
+
+
+def reap(marker: str, trees: Mapping[int, tuple[Path, ...]]) -> int:
+    """Kill every listed tree (cgroups and process group) and every process carrying the run
+    `marker`; remove the cgroups. Returns how many processes were signalled."""
+    groups = tuple(g for listed in trees.values() for g in listed)
+    needle = f"{RUN_MARKER_VARIABLE}={marker}".encode()
+
+    def members() -> set[int]:
+        found = _cgroup_members(groups) | _live_members(None, needle)
+        for pgid in trees:
+            found |= _live_members(pgid, None)
+        return found
+
+    killed = _kill(None, members)
+    _remove_cgroups(groups)
+    return killed
 
 
 def kill_user(user: TrialUser) -> int:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,17 +29,44 @@ READABLE_VERSIONS = frozenset({1, 2})
 """Versions this AgentBench reads (2 added the verified score, harness-timed agent seconds and
 harness-established test counts; a version-1 record reads with those fields empty)."""
 
+MAX_RECORD_CHARS = 256 * 1024 * 1024
+"""Largest results file or trial record parsed (a trial's record is a few KiB)."""
+
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a record may have (a record's own is under 10)."""
+
+MAX_NUMBER_DIGITS = 40
+"""Longest number literal a record may hold (a record's numbers are counts, scores and seconds)."""
+
+_RESTORE = "the file is damaged or was not written by AgentBench; re-run `agentbench run` or restore it"
+
 T = TypeVar("T")
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` as valid UTF-8 text: a lone surrogate (an undecodable byte of a file name, decoded with
+    surrogateescape, or a `\\udXXX` escape in JSON) is shown as `\\xNN` (the byte) or `\\udXXX`."""
+    return _SURROGATE.sub(_escape_surrogate, text) if _SURROGATE.search(text) else text
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 def to_jsonable(value: Any) -> Any:
-    """Turn a model value (dataclasses, tuples, enums, paths) into plain JSON values."""
+    """Turn a model value (dataclasses, tuples, enums, paths) into plain JSON values (every text valid
+    UTF-8: see `valid_text`)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, Path):
-        return str(value)
+        return valid_text(str(value))
+    if isinstance(value, str):
+        return valid_text(value)
     if isinstance(value, tuple | list):
         return [to_jsonable(v) for v in value]
     return value
@@ -97,6 +126,8 @@ def _convert_scalar(tp: Any, data: Any, where: str) -> Any:
             return tp(data)
         except ValueError:
             raise ValueError(f"{where}: unknown value {data!r}") from None
+    if isinstance(data, str):
+        data = valid_text(data)
     if tp is Path and isinstance(data, str):
         return Path(data)
     if tp is float and isinstance(data, int) and not isinstance(data, bool):
@@ -125,15 +156,57 @@ def dumps_run(run: RunRecord) -> str:
     return json.dumps(run_to_dict(run), indent=2, ensure_ascii=False) + "\n"
 
 
-def loads_run(text: str, source: str = "<results>") -> RunRecord:
-    """Parse a results file's text, checking its schema version and every field."""
+def parse_json(text: str, source: str) -> Any:
+    """`text` parsed as JSON within the limits a record needs (`MAX_RECORD_CHARS`, `MAX_DEPTH`,
+    `MAX_NUMBER_DIGITS`); anything else raises `ResultsFileError`, never a RecursionError or a
+    slow parse."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise ResultsFileError(source, f"too large ({len(text):,} characters; at most "
+                               f"{MAX_RECORD_CHARS:,} are read)", _RESTORE)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_number(int), parse_float=_number(float))
     except json.JSONDecodeError as exc:
         raise ResultsFileError(
             source, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
             "the file may be truncated; re-run `agentbench run` or restore it",
         ) from None
+    except RecursionError:
+        raise _too_deep_error(source) from None
+    except ValueError as exc:
+        raise ResultsFileError(source, f"not a valid record: {exc}", _RESTORE) from None
+    if _too_deep(data):
+        raise _too_deep_error(source)
+    return data
+
+
+def _too_deep_error(source: str) -> ResultsFileError:
+    return ResultsFileError(source, f"nested deeper than a record is (at most {MAX_DEPTH} levels)",
+                            _RESTORE)
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether arrays and objects nest deeper than `MAX_DEPTH` (walked without recursion)."""
+    pending: list[tuple[Any, int]] = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return True
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _number(kind: type[int] | type[float]) -> Callable[[str], int | float]:
+    def parse(literal: str) -> int | float:
+        if len(literal) > MAX_NUMBER_DIGITS:
+            raise ValueError(f"a number of {len(literal):,} characters (at most {MAX_NUMBER_DIGITS})")
+        return kind(literal)
+    return parse
+
+
+def loads_run(text: str, source: str = "<results>") -> RunRecord:
+    """Parse a results file's text, checking its schema version and every field."""
+    data = parse_json(text, source)
     if not isinstance(data, dict):
         raise ResultsFileError(source, "not an AgentBench results file (expected a JSON object)")
     if "schema_version" not in data:
@@ -162,10 +235,10 @@ def dumps_trial(trial: TrialRecord) -> str:
 
 def loads_trial(text: str, source: str = "<trial>") -> TrialRecord:
     """Parse one trial record, checking its schema version."""
+    data = parse_json(text, source)
     try:
-        data = json.loads(text)
         if not isinstance(data, dict) or data.pop("schema_version", None) not in READABLE_VERSIONS:
             raise ValueError("missing or unsupported schema_version")
         return from_jsonable(TrialRecord, data)
-    except (json.JSONDecodeError, ValueError) as exc:
+    except ValueError as exc:
         raise ResultsFileError(source, f"invalid trial record: {exc}") from None

@@ -2,9 +2,10 @@
 
 Any environment variable (of AgentBench's own environment or an agent's configured `env`) whose
 name looks like a secret (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, AUTH...) and whose value is at
-least 6 characters long is a secret. After each trial, every file of the trial folder (prompt,
-transcripts, logs, the archived workspace, reports) and every text field of the trial record has
-each secret replaced by `[REDACTED:NAME]`, even when the agent printed or wrote it itself, and so do
+least 6 characters long is a secret, and so is the password of the run's database URL (`--db` or
+`$AGENTBENCH_DB`, e.g. postgresql://user:PASSWORD@host/db). After each trial, every
+file of the trial folder (prompt, transcripts, logs, the archived workspace, reports) and every text
+field of the trial record has each secret replaced by `[REDACTED:NAME]`, even when the agent printed or wrote it itself, and so do
 the names of files, folders and links (which are renamed) and link targets.
 
 Besides the value itself, its simple encodings are found too: JSON-escaped, reversed, hex (lower and
@@ -20,6 +21,7 @@ import base64
 import json
 import os
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,6 +86,22 @@ def find_secrets(*sources: Mapping[str, str] | Iterable[tuple[str, str]]) -> tup
             if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LENGTH:
                 found.setdefault(value, Secret(name, value))
     return tuple(sorted(found.values(), key=lambda s: -len(s.value)))
+
+
+def url_secrets(name: str, url: str) -> tuple[Secret, ...]:
+    """The password of `url` (a database URL), as written and percent-decoded, as secrets.
+
+    NOTE: a password equal to the URL's user name is left alone: the user name is printed anyway
+    (`postgresql://agentbench:***@...`), and redacting a word that common would garble every path."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        username = parts.username
+    except ValueError:
+        return ()
+    raw = parts.netloc.rpartition("@")[0].partition(":")[2]
+    forms = {raw, urllib.parse.unquote(raw)} - {"", username or ""}
+    return tuple(Secret(f"{name} password", form) for form in sorted(forms, key=len, reverse=True)
+                 if len(form) >= MIN_SECRET_LENGTH)
 
 
 def environment_secrets(extra: Iterable[tuple[str, str]] = ()) -> tuple[Secret, ...]:

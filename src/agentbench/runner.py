@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import sys
 import tempfile
 import threading
 import uuid
@@ -27,15 +26,23 @@ from agentbench.errors import AgentBenchError, RunError, UsageError
 from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
-from agentbench.redaction import Secret, environment_secrets
+from agentbench.redaction import Secret, environment_secrets, url_secrets
 from agentbench.sandbox import Confinement, TrialUser
 from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.toolchains.canaries import GENERATOR_VERSION, HiddenCatalog
+from agentbench.toolchains.python.interpreter import base_python
 from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
-from agentbench.workspace import cache_dir, make_trial_dirs, pack_tree, tree_digest, unpack_tree
+from agentbench.workspace import (
+    cache_dir,
+    home_cache,
+    make_trial_dirs,
+    pack_tree,
+    tree_digest,
+    unpack_tree,
+)
 
 __all__ = ["Cancelled", "NullProgress", "Progress", "RunConfig", "RunOutcome", "TrialSpec",
            "execute", "new_run_id", "plan_trials", "regrade"]
@@ -89,7 +96,10 @@ class RunOutcome:
 
 def save_plan(config: RunConfig) -> RunPlan:
     """Write the run plan so the run can be resumed."""
+    configs = dict(config.agent_configs)
+    chosen = {a: config.model or (configs[a].model if a in configs else None) for a in config.agents}
     plan = RunPlan(
+        agent_models=tuple((a, m) for a, m in chosen.items() if m),
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
@@ -122,15 +132,23 @@ def execute(config: RunConfig, progress: Progress | None = None,
         index.sync_run(info, [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
         todo = [s for s in plan_trials(config) if (s.agent, s.challenge.id, s.trial) not in done]
         progress.run_started(total=len(plan_trials(config)), skipped=len(done))
-        with _ending(index, info):
+        marker = uuid.uuid4().hex
+        with _ending(index, info), process.guarded(marker):
             if todo and config.executor == "dask":
                 _run_dask(todo, config, progress, (index, info))
             elif todo:
-                shared = prepare_shared(config, {s.challenge for s in todo}, versions, progress.note)
-                _run_pool(todo, config, shared, progress, (index, info))
+                shared = _with_db_secret(prepare_shared(config, {s.challenge for s in todo}, versions,
+                                                        progress.note), index)
+                _run_pool(todo, config, shared, progress, (index, info), marker)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
         index.close()
+
+
+def _with_db_secret(shared: RunShared, index: ResultsIndex) -> RunShared:
+    """The database URL's password (`--db`, `$AGENTBENCH_DB`) is redacted like any other secret."""
+    found = url_secrets("database URL", index.connection.location.target)
+    return replace(shared, secrets=(*shared.secrets, *found))
 
 
 Indexing = tuple[ResultsIndex, RunInfo]
@@ -269,6 +287,9 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
         config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
         progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
                       "enterable (e.g. `chmod o+x` on that folder) or install it outside root's home")
+    else:
+        for note in reach_notes():
+            progress.note(note)
     isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
     progress.note(f"isolation per trial: {isolation.label}")
     for note in isolation.notes:
@@ -282,7 +303,7 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
 def _unreachable(config: RunConfig) -> str | None:
     """What a trial user could not reach, in words; None when it can reach everything."""
     probe = TrialUser(users.TRIAL_UID_BASE, users.TRIAL_UID_BASE)
-    needed = [(Path(getattr(sys, "_base_executable", sys.executable)), True), (cache_dir(), False)]
+    needed = [(base_python().executable, True), (cache_dir(), False)]
     for agent in config.agents:
         adapter = get_adapter(agent, dict(config.agent_configs))
         if isinstance(adapter, CommandAdapter):
@@ -292,6 +313,15 @@ def _unreachable(config: RunConfig) -> str | None:
         if problem:
             return f"{path} ({problem})"
     return None
+
+
+def reach_notes() -> list[str]:
+    """What was chosen so the trial users can reach the Python and the cache (nothing when
+    AgentBench's own were reachable)."""
+    notes = [base_python().note] if base_python().note else []
+    if users.trial_users_problem() is None and cache_dir() != home_cache():
+        notes.append(f"{home_cache()} is out of the trial users' reach: the shared cache is {cache_dir()}")
+    return notes
 
 
 def _reads_ancestors(adapter: object) -> bool:
@@ -316,8 +346,8 @@ def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
 
 
 def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress,
-              indexing: Indexing) -> None:
-    cancel = Cancel(threading.Event(), uuid.uuid4().hex)
+              indexing: Indexing, marker: str) -> None:
+    cancel = Cancel(threading.Event(), marker)
 
     def interrupt() -> None:
         cancel.event.set()
@@ -407,13 +437,14 @@ def _write_results(config: RunConfig, paths: dict[str, Path], indexing: Indexing
     finished = sorted(done.values(), key=lambda r: (order[r.challenge_id], r.trial))
     index, info = indexing
     status = "finished" if len(done) == len(trial_keys(config)) else "incomplete"
-    index.sync_run(replace(info, status=status, finished_at=now_iso()),
+    ended = now_iso()  # NOTE: also each results file's created_at: `db rebuild` reads the end there
+    index.sync_run(replace(info, status=status, finished_at=ended),
                    [(r, config.run_dir.trial_dir(*k)) for k, r in done.items()])
     records, files, exports = {}, {}, {}
     for agent in config.agents:
         trials = tuple(r for r in finished if r.agent == agent)
         records[agent] = RunRecord(agent=agent, run_id=config.run_id, rubric=config.rubric,
-                                   created_at=now_iso(), agentbench_version=__version__, trials=trials)
+                                   created_at=ended, agentbench_version=__version__, trials=trials)
         files[agent] = config.run_dir.results_file(agent)
         write_results(files[agent], records[agent])
         if agent in paths:

@@ -124,7 +124,14 @@ def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
     inner = [*_prlimit(confinement.limits), *_setpriv(confinement.user), *argv]
     if confinement.sandbox == "bwrap":
         return [*_bwrap(confinement, cwd, visible_paths(argv, search_path, confinement)), *inner]
-    return inner
+    return [*_own_ipc(), *inner]
+
+
+def _own_ipc() -> list[str]:
+    """As root without the sandbox: a fresh IPC namespace, so System V objects and POSIX message
+    queues the tree leaves die with it (bwrap does the same with --unshare-ipc)."""
+    exe = shutil.which("unshare")
+    return [exe, "--ipc", "--"] if exe and os.geteuid() == 0 else []
 
 
 def _prlimit(limits: Limits) -> list[str]:
@@ -169,7 +176,8 @@ class Visible:
     trees: tuple[Path, ...]
     """Files and folders bound read-only at their own paths."""
     links: tuple[tuple[Path, str], ...]
-    """Symbolic links recreated in the sandbox (link, target) that no bound tree already holds."""
+    """Symbolic links inside the hiding roots recreated in the sandbox (link, target) that no bound
+    tree already holds (links elsewhere are visible as they are)."""
 
 
 def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinement) -> Visible:
@@ -193,8 +201,11 @@ def visible_paths(argv: Sequence[str], search_path: str, confinement: Confinemen
         if not hops:
             trees[path] = None
     kept = _outermost(trees)
+    # NOTE: a link outside the hiding roots (a venv's python3 -> /usr/bin/python3 -> python3.11) is
+    # already there in the read-only view of the host; recreating it fails ("File exists").
     return Visible(trees=kept, links=tuple((link, target) for link, target in links.items()
-                                           if not any(link.is_relative_to(t) for t in kept)))
+                                           if _under(link, roots)
+                                           and not any(link.is_relative_to(t) for t in kept)))
 
 
 def _named_paths(argv: Sequence[str], search_path: str, confinement: Confinement,

@@ -3,7 +3,8 @@
 Score = Build(25) + Tests(20) + Coverage(15) + Quality(15) + Completeness(15) + Efficiency(10)
 
 The `verified` rubric puts working code first: every seed component is multiplied by the hidden-test
-pass rate, the one measurement an agent cannot make green with weak tests of its own, so style and
+pass rate (and quality is banded by the line-weighted mean complexity, which trivial functions do not
+dilute), the one measurement an agent cannot make green with weak tests of its own, so style and
 speed count only for code that works; a timed-out trial earns no efficiency points. Targets it meets:
 noop 0, a stub <= 10, wrong-but-green code (half the hidden tests) <= 60, a reference >= 95.
 Aggregation (the mean over challenges) lives here too.
@@ -17,7 +18,13 @@ from dataclasses import dataclass
 from statistics import fmean
 from types import MappingProxyType
 
-from agentbench.models import SCORE_COMPONENTS, Measurements, ScoreBreakdown, TrialRecord
+from agentbench.models import (
+    SCORE_COMPONENTS,
+    Measurements,
+    QualityMeasurement,
+    ScoreBreakdown,
+    TrialRecord,
+)
 
 SEED_BASELINE_SECONDS = 1800.0
 """The seed's efficiency baseline: 30 minutes."""
@@ -58,14 +65,18 @@ class Rubric:
     """Multiply every component by the hidden-test pass rate (needs hidden tests)."""
     timeout_earns_efficiency: bool = True
     """Whether a timed-out trial may still earn efficiency points."""
+    weighted_quality: bool = False
+    """Band quality by the line-weighted mean complexity (not diluted by trivial functions) instead
+    of the seed's plain mean."""
 
 
 RUBRICS: Mapping[str, Rubric] = MappingProxyType({
     "seed": Rubric(weights=SEED_WEIGHTS),
     "verified": Rubric(weights=SEED_WEIGHTS, scaled_by_hidden_tests=True,
-                       timeout_earns_efficiency=False),
+                       timeout_earns_efficiency=False, weighted_quality=True),
 })
-"""Named rubrics: the seed's (default) and the verified one (seed components x hidden pass rate)."""
+"""Named rubrics: the seed's (default) and the verified one (seed components x hidden pass rate,
+quality by the line-weighted complexity)."""
 
 
 def quality_ratio(average_complexity: float | None) -> float:
@@ -76,6 +87,14 @@ def quality_ratio(average_complexity: float | None) -> float:
         if average_complexity < bound:
             return ratio
     return 0.0
+
+
+def quality_of(quality: QualityMeasurement, *, weighted: bool = False) -> float:
+    """The quality ratio of a measurement: the seed's plain mean (or the line-weighted mean) banded;
+    any product file too large to analyse makes it the worst band."""
+    if quality.unanalysed:
+        return 0.0
+    return quality_ratio(quality.weighted_complexity if weighted else quality.average_complexity)
 
 
 def efficiency_ratio(time_seconds: float, baseline_seconds: float = SEED_BASELINE_SECONDS) -> float:
@@ -113,7 +132,7 @@ def score_trial(
         build=scale * weights.build * (1.0 if measurements.build.success else 0.0),
         tests=scale * weights.tests * measurements.tests.pass_rate,
         coverage=scale * weights.coverage * measurements.coverage.ratio,
-        quality=scale * weights.quality * quality_ratio(measurements.quality.average_complexity),
+        quality=scale * weights.quality * quality_of(measurements.quality, weighted=spec.weighted_quality),
         completeness=scale * weights.completeness * measurements.completeness.ratio,
         efficiency=scale * weights.efficiency * efficiency,
         acceptance=weights.acceptance * (acceptance.tests.pass_rate if acceptance else 0.0),

@@ -10,8 +10,12 @@ then the challenge-level means are treated as the sample.
 
 - `mean_interval`: Student t interval over the per-challenge means (C - 1 degrees of freedom); its
   standard error is the one clustered by challenge (Miller, "Adding Error Bars to Evals", 2024).
+- `paired_t_test`: the verdicts' test, a t test over challenges on the per-challenge differences
+  (C - 1 degrees of freedom), which can name a winner with few challenges when the evidence is
+  overwhelming; `holm_levels` gives each pair the level its interval is drawn at so it agrees with
+  Holm's decision; `MIN_INFORMATIVE`: the fewest differing challenges for any verdict.
 - `sign_flip_test`: paired permutation test over challenges on the per-challenge differences; exact
-  up to `EXACT_SIGN_FLIPS` challenges, seeded Monte Carlo beyond.
+  up to `EXACT_SIGN_FLIPS` challenges, seeded Monte Carlo beyond (the p-value when nothing varied).
 - `difference_components` and `power_over_challenges`: the variance split into its
   challenge-to-challenge and trial-to-trial parts, and the power for more trials or more challenges.
 
@@ -20,6 +24,7 @@ the trials vary:
 
 - `stratified_interval` / `difference_interval`: Welch-Satterthwaite t intervals from the
   within-challenge variances (a single-trial cell borrows its agent's pooled variance);
+- `difference_test`: the Welch t test of a difference (the verdicts' test in this view);
 - `permutation_test`: trial labels reshuffled within each challenge, exact or seeded Monte Carlo;
 - `trials_for_gap`: trials needed for a gap under that model.
 
@@ -150,6 +155,8 @@ class PowerEstimate:
     better: str
     """`challenges`, `trials` (whichever reaches the target with fewer trials per agent),
     `reached` (the target is met now) or `unknown`."""
+    unknown_because: str = ""
+    """Why the power is unknown, in words (empty when it is known)."""
 
 
 def summarize(values: Sequence[float]) -> Summary:
@@ -310,6 +317,75 @@ def mean_interval(values: Sequence[float],
     return Interval(low=centre - half, high=centre + half, confidence=confidence, df=df)
 
 
+MIN_INFORMATIVE = 6
+"""Fewest challenges on which two agents differ for any verdict over challenges: with fewer, not
+even a test that assumes no distribution (the sign-flip test) could reach p < 0.05 (2/2^5 =
+0.0625), so tied challenges cannot be outweighed by a t statistic's assumptions."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TTest:
+    """A t test of one estimate: its standard error and degrees of freedom, and the p-value."""
+
+    estimate: float
+    """The estimated difference."""
+    se: float
+    """Its standard error (0: nothing varied)."""
+    df: float
+    """Degrees of freedom of the t distribution."""
+    p: float
+    """Two-sided p-value of estimate = 0 (from the t distribution; when `se` is 0, from an exact
+    test the caller supplies, since a t statistic is infinite then)."""
+
+    def interval(self, confidence: float) -> Interval:
+        """The t interval at `confidence`: the values the same test would not reject at level
+        1 - confidence (so it excludes 0 exactly when p < 1 - confidence, up to rounding)."""
+        half = 0.0 if self.se <= 0.0 else t_quantile(0.5 + confidence / 2.0, self.df) * self.se
+        return Interval(low=self.estimate - half, high=self.estimate + half,
+                        confidence=confidence, df=self.df if self.se > 0.0 else math.inf)
+
+
+def t_p_value(estimate: float, se: float, df: float) -> float:
+    """Two-sided p-value of a t statistic estimate / se on df degrees of freedom (se > 0)."""
+    return min(1.0, 2.0 * t_cdf(-abs(estimate) / se, df))
+
+
+def paired_t_test(differences: Sequence[float], *, seed: int = DEFAULT_SEED) -> TTest:
+    """One-sample t test over challenges of the per-challenge differences (C - 1 degrees of freedom).
+
+    When every difference is the same the spread is 0 and a t statistic would be infinite; the
+    p-value is then the exact sign-flip test's (2 / 2^n for n equal non-zero differences, 1 for
+    none), which assumes nothing about a spread that was never seen.
+    """
+    if len(differences) < 2:
+        raise ValueError("need at least two differences")
+    centre = fmean(differences)
+    se = stdev(differences) / math.sqrt(len(differences))
+    if se <= _EPS * max(1.0, abs(centre)):
+        return TTest(estimate=centre, se=0.0, df=len(differences) - 1,
+                     p=sign_flip_test(differences, seed=seed))
+    return TTest(estimate=centre, se=se, df=len(differences) - 1,
+                 p=t_p_value(centre, se, len(differences) - 1))
+
+
+def holm_levels(p_values: Sequence[float], alpha: float) -> tuple[float, ...]:
+    """Per hypothesis, the level whose interval agrees with Holm's step-down decision at `alpha`.
+
+    A hypothesis rejected at step k (k = 1 for the smallest p) gets alpha / (m - k + 1), the level
+    its p-value passed; every other gets alpha / m (Bonferroni), which its p-value cannot pass
+    (any p below alpha / m is rejected at or before its step). So an interval at 1 - level
+    excludes 0 exactly when the hypothesis is rejected, and with no rejection the intervals are
+    Bonferroni-simultaneous.
+    """
+    m = len(p_values)
+    levels = [alpha / max(1, m)] * m
+    for step, i in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        if p_values[i] >= alpha / (m - step):
+            break
+        levels[i] = alpha / (m - step)
+    return tuple(levels)
+
+
 def sign_flip_min_p(n: int) -> float:
     """Smallest two-sided p-value the sign-flip test can give with n challenges: 2 / 2^n."""
     if n < 1:
@@ -415,7 +491,7 @@ class _Design:
 
     def power(self, challenges: int, trials: int | None) -> float:
         """Power with `challenges` challenges and `trials` per cell (None: today's trials)."""
-        if sign_flip_min_p(challenges) * self.family >= self.alpha:
+        if challenges < MIN_INFORMATIVE:
             return 0.0
         if trials is None or self.between is None or self.within is None:
             per_challenge = self.total
@@ -458,8 +534,9 @@ def power_over_challenges(components: VarianceComponents, goal: PowerGoal, *, ch
 
     The mean difference over C challenges with n trials per cell has variance
     (between + within / n) / C; each pair is tested at alpha / family (Holm's first step) with a
-    t quantile on C - 1 degrees of freedom, and no design whose sign-flip test cannot reach that
-    level at all has any power. More trials shrink only the within part; more challenges shrink
+    t quantile on C - 1 degrees of freedom, and a design with fewer than `MIN_INFORMATIVE`
+    challenges has none (no verdict is given there). A zero observed spread gives an unknown power,
+    never certainty. More trials shrink only the within part; more challenges shrink
     both, so with a large `between` more trials alone may never reach the target.
     """
     if goal.gap <= 0:
@@ -471,6 +548,12 @@ def power_over_challenges(components: VarianceComponents, goal: PowerGoal, *, ch
         better="unknown")
     if components.total is None or challenges < 2:
         return unknown
+    if components.total <= 0.0:
+        # NOTE: differences that never varied say nothing about how much they can vary; a power
+        # computed from a zero spread would claim certainty.
+        return replace(unknown, unknown_because=(
+            "the differences did not vary from challenge to challenge, so their spread (and the "
+            "power) cannot be estimated from them"))
     design = _Design(gap=goal.gap, alpha=goal.alpha, family=goal.family, total=components.total,
                      between=components.between, within=components.within)
     now = design.power(challenges, None)
@@ -502,11 +585,38 @@ def _better(reached: bool, challenges: int, trials: int, more_trials: int | None
     return "trials" if challenges * more_trials <= more_challenges * trials else "challenges"
 
 
+def additive_means(cells: Sequence[tuple[str, str, float]], *, sweeps: int = 500) -> dict[str, float]:
+    """Each agent's like-for-like mean from (agent, challenge, mean score) cells, some missing.
+
+    Fits score = agent effect + challenge effect by least squares (alternating means, which
+    converge for a connected design) and returns, per agent, its effect plus the mean challenge
+    effect: its predicted mean over every challenge present. When every agent has every
+    challenge this is exactly its plain mean; when one lacks hard challenges it is not flattered,
+    and with two agents the difference is exactly the mean difference on their shared challenges.
+    """
+    agents = list(dict.fromkeys(a for a, _, _ in cells))
+    challenges = list(dict.fromkeys(c for _, c, _ in cells))
+    by_agent = {a: [(c, y) for x, c, y in cells if x == a] for a in agents}
+    by_challenge = {c: [(a, y) for a, x, y in cells if x == c] for c in challenges}
+    effect = dict.fromkeys(challenges, 0.0)
+    skill = dict.fromkeys(agents, 0.0)
+    for _ in range(sweeps):
+        skill = {a: fmean([y - effect[c] for c, y in by_agent[a]]) for a in agents}
+        moved = {c: fmean([y - skill[a] for a, y in by_challenge[c]]) for c in challenges}
+        change = max(abs(moved[c] - effect[c]) for c in challenges)
+        effect = moved
+        if change < 1e-10:
+            break
+    skill = {a: fmean([y - effect[c] for c, y in by_agent[a]]) for a in agents}
+    centre = fmean(effect.values())
+    return {a: skill[a] + centre for a in agents}
+
+
 # --- on these challenges only ---------------------------------------------------------------------
 
-def _welch(estimate: float, parts: Sequence[tuple[float, Sequence[float], int]],
-           confidence: float) -> Interval | None:
-    """t interval for sum(weight * mean(sample)), Welch-Satterthwaite degrees of freedom.
+def _welch_se(parts: Sequence[tuple[float, Sequence[float], int]]) -> tuple[float, float] | None:
+    """(standard error, Welch-Satterthwaite df) of sum(weight * mean(sample)); se 0 when nothing
+    varied (df inf then).
 
     `parts` holds (weight, sample, pool): a sample of one value takes the pooled variance of the
     other samples of its pool (its agent), entering the degrees of freedom once per pool.
@@ -522,11 +632,43 @@ def _welch(estimate: float, parts: Sequence[tuple[float, Sequence[float], int]],
                 return None
             terms.append((math.fsum(w * w for w in singles) * pooled[0], pooled[1]))
     total = math.fsum(v for v, _ in terms)
-    if total <= _EPS * max(1.0, estimate * estimate):
+    if total <= 0.0:
+        return 0.0, math.inf
+    return math.sqrt(total), total**2 / math.fsum(v * v / nu for v, nu in terms)
+
+
+def _welch(estimate: float, parts: Sequence[tuple[float, Sequence[float], int]],
+           confidence: float) -> Interval | None:
+    """t interval for sum(weight * mean(sample)), Welch-Satterthwaite degrees of freedom."""
+    found = _welch_se(parts)
+    if found is None:
+        return None
+    se, df = found
+    if se * se <= _EPS * max(1.0, estimate * estimate):
         return Interval(low=estimate, high=estimate, confidence=confidence, df=math.inf)
-    df = total**2 / math.fsum(v * v / nu for v, nu in terms)
-    half = t_quantile(0.5 + confidence / 2.0, df) * math.sqrt(total)
+    half = t_quantile(0.5 + confidence / 2.0, df) * se
     return Interval(low=estimate - half, high=estimate + half, confidence=confidence, df=df)
+
+
+def difference_test(strata: Sequence[tuple[Sequence[float], Sequence[float]]], *,
+                    seed: int = DEFAULT_SEED) -> TTest | None:
+    """Welch t test of mean over strata of (mean(a) - mean(b)), on these strata only.
+
+    None when an agent has no stratum with two values; when nothing varied at all the p-value is
+    the exact within-stratum permutation test's.
+    """
+    if not strata:
+        raise ValueError("need at least one stratum")
+    weight = 1.0 / len(strata)
+    estimate = stratified_difference(strata)
+    found = _welch_se([(weight, a, 0) for a, _ in strata] + [(weight, b, 1) for _, b in strata])
+    if found is None:
+        return None
+    se, df = found
+    if se * se <= _EPS * max(1.0, estimate * estimate):
+        return TTest(estimate=estimate, se=0.0, df=math.inf,
+                     p=permutation_test(strata, seed=seed))
+    return TTest(estimate=estimate, se=se, df=df, p=t_p_value(estimate, se, df))
 
 
 def stratified_interval(groups: Sequence[Sequence[float]],
@@ -684,6 +826,14 @@ def trials_for_gap(
     level = alpha / family
     floor = _min_trials_for_permutation(len(variances), level)
     per_trial = math.fsum(va + vb for va, vb in variances) / len(variances) ** 2
+    if per_trial <= 0.0:
+        return PowerEstimate(
+            gap=gap, target_power=power, alpha=alpha, pairs=family,
+            challenges_now=len(variances), trials_now=trials_now, power_now=None,
+            trials_needed=None, trials_ceiling=None, challenges_needed=None, between_sd=None,
+            within_sd=None, better="unknown", unknown_because=(
+                "no trial score varied within a challenge, so the spread between trials (and "
+                "the power) cannot be estimated"))
     z_alpha, z_power = NormalDist().inv_cdf(1 - level / 2), NormalDist().inv_cdf(power)
     needed = math.ceil(per_trial * (z_alpha + z_power) ** 2 / gap**2 - 1e-9)
     now = 0.0 if trials_now < floor else _power_t(gap, per_trial / trials_now, math.inf, level)

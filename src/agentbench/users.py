@@ -15,6 +15,7 @@ are removed, so the next trial that gets the uid starts clean.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import os
 import pwd
@@ -38,8 +39,13 @@ TRIAL_UID_COUNT = 4096
 LOCK_DIR = Path("/run/agentbench/trial-users")
 """Where the per-uid lock files live (root's, mode 0700)."""
 
-SHARED_TEMP = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
-"""World-writable folders a trial user can leave files in (cleaned when its trial ends)."""
+SHARED_TEMP = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"), Path("/run/lock"), Path("/var/lock"),
+               Path("/dev/mqueue"))
+"""World-writable folders a trial user can leave files in (cleaned when its trial ends; /dev/mqueue
+holds the POSIX message queues where that file system is mounted)."""
+
+SYSV_IPC = (("shm", "shmid"), ("msg", "msqid"), ("sem", "semid"))
+"""The System V IPC tables of /proc/sysvipc and the name of their id column."""
 
 
 def trial_users_problem() -> str | None:
@@ -67,7 +73,7 @@ def trial_user(lock_dir: Path = LOCK_DIR) -> Iterator[TrialUser | None]:
         return
     folder = _lock_dir(lock_dir)
     with _claim(folder) as user:
-        sweep(user)  # what a trial of this uid left when its run was killed before it could clean up
+        release(user)  # what a trial of this uid left when its run was killed before it could clean up
         try:
             yield user
         finally:
@@ -112,9 +118,49 @@ def _uid_taken(uid: int) -> bool:
 
 
 def release(user: TrialUser) -> None:
-    """Kill every process of `user` and remove what it left in the shared temp folders."""
+    """Kill every process of `user`, then remove what it left in the shared temp folders and its
+    System V IPC objects (shared memory, message queues, semaphores)."""
     kill_user(user)
     sweep(user)
+    remove_ipc(user.uid)
+
+
+def remove_ipc(uid: int, tables: Path = Path("/proc/sysvipc")) -> int:
+    """Remove every System V IPC object that `uid` owns or created; return how many were removed.
+
+    NOTE: an object made 0666 outlives its creator and any later trial user could read it. Each
+    command also gets its own IPC namespace where `unshare` allows (see `sandbox`); this is for
+    the commands that do not.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    removers = {"shm": lambda i: libc.shmctl(i, IPC_RMID, None),
+                "msg": lambda i: libc.msgctl(i, IPC_RMID, None),
+                "sem": lambda i: libc.semctl(i, 0, IPC_RMID)}
+    removed = 0
+    for table, id_column in SYSV_IPC:
+        for ident in _ipc_ids(tables / table, id_column, uid):
+            removed += removers[table](ident) == 0
+    return removed
+
+
+IPC_RMID = 0
+"""The `cmd` of shmctl/msgctl/semctl that removes the object."""
+
+
+def _ipc_ids(table: Path, id_column: str, uid: int) -> list[int]:
+    """Ids of the objects of one /proc/sysvipc table whose owner or creator is `uid`."""
+    try:
+        header, *rows = table.read_text().splitlines()
+    except (OSError, ValueError):
+        return []
+    names = header.split()
+    found = []
+    for row in rows:
+        fields = dict(zip(names, row.split(), strict=False))
+        with contextlib.suppress(KeyError, ValueError):
+            if str(uid) in (fields["uid"], fields["cuid"]):
+                found.append(int(fields[id_column]))
+    return found
 
 
 def sweep(user: TrialUser) -> None:
@@ -124,7 +170,7 @@ def sweep(user: TrialUser) -> None:
     group (root's, mode 0710, see `hand_over`) was left by a run killed outright, and would otherwise
     let the uid's next trial write into that stale workspace.
     """
-    for folder in {*SHARED_TEMP, Path(tempfile.gettempdir())}:
+    for folder in {Path(os.path.realpath(f)) for f in (*SHARED_TEMP, tempfile.gettempdir())}:
         try:
             entries = list(os.scandir(folder))
         except OSError:
@@ -268,10 +314,18 @@ def isolation(sandbox: str, limits: Limits | None = None, *, without_users: str 
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
     notes = [_user_note(problem, bwrap), _cgroup_note(cgroup, limits, problem is None),
              _sandbox_note(sandbox, bwrap), _disk_note(limits)]
-    hint = ("run AgentBench as root (each trial then gets its own user) or use --sandbox bwrap"
-            if problem and not bwrap else "")
+    hint = _separation_hint(problem) if problem and not bwrap else ""
     return Isolation(label=describe(Confinement(sandbox=sandbox, user=user), cgroup),
                      separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
+
+
+def _separation_hint(problem: str) -> str:
+    """How to get trials that cannot see each other, fitted to what this machine lacks."""
+    bwrap = ("use --sandbox bwrap" if bwrap_path() is not None
+             else "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and use --sandbox bwrap")
+    if os.geteuid() == 0:
+        return f"{bwrap}, or fix what keeps trial users out ({problem}), or use --jobs 1"
+    return f"{bwrap}, or run AgentBench as root (each trial then gets its own user), or use --jobs 1"
 
 
 def _user_note(problem: str | None, bwrap: bool) -> str:

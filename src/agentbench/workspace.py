@@ -8,7 +8,6 @@ symlinks are recorded, never followed out) so every trial stays inspectable and 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import hashlib
 import os
@@ -18,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentbench.sandbox import TrialUser
-from agentbench.users import hand_over
+from agentbench.users import TRIAL_UID_BASE, hand_over, reachable, trial_users_problem
 
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "__pycache__", ".pytest_cache",
                           "node_modules", ".mypy_cache", ".ruff_cache", ".tox"})
@@ -41,12 +40,32 @@ class TrialDirs:
     AgentBench's own user)."""
 
 
+SHARED_CACHE = Path("/var/cache/agentbench")
+"""The cache as root when the home folder's is out of the trial users' reach (e.g. /root at 0700)."""
+
+
 def cache_dir() -> Path:
-    """Where AgentBench caches template environments (`AGENTBENCH_CACHE` overrides)."""
+    """Where AgentBench caches template environments (`AGENTBENCH_CACHE` overrides).
+
+    The trial users must read it (the environments there run their commands): as root, when the
+    home folder's cache is out of their reach, the cache is `SHARED_CACHE` instead.
+    """
     if custom := os.environ.get("AGENTBENCH_CACHE"):
         return Path(custom)
+    return shared_if_hidden(home_cache(), SHARED_CACHE)
+
+
+def home_cache() -> Path:
+    """The cache in the home folder (`XDG_CACHE_HOME` respected)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "agentbench"
+
+
+def shared_if_hidden(cache: Path, shared: Path) -> Path:
+    """`shared` when trial users would run but could not read `cache`; `cache` otherwise."""
+    if trial_users_problem() is not None:
+        return cache
+    return shared if reachable(TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE), cache) else cache
 
 
 @contextlib.contextmanager
@@ -153,36 +172,6 @@ def unpack_tree(data: bytes, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         tar.extractall(dest, filter="data")
-
-
-def remove_escaping_symlinks(workspace: Path) -> tuple[str, ...]:
-    """Delete symlinks that point outside the workspace or into a loop (so nothing measured reads
-    host files, and nothing trips on a loop); return them as `name -> target`."""
-    root = os.path.realpath(workspace)
-    removed = []
-    for dirpath, dirnames, filenames in os.walk(workspace, followlinks=False):
-        for name in [*dirnames, *filenames]:
-            path = Path(dirpath) / name
-            if not path.is_symlink():
-                continue
-            try:
-                target = os.path.realpath(path, strict=True)
-                escapes = os.path.commonpath([root, target]) != root
-            except (OSError, ValueError):
-                escapes = not os.path.lexists(os.path.realpath(path)) or _loops(path)
-            if escapes:
-                removed.append(f"{display_name(path.relative_to(workspace))} -> "
-                               f"{display_name(Path(os.readlink(path)))}")
-                path.unlink()
-    return tuple(sorted(removed))
-
-
-def _loops(path: Path) -> bool:
-    try:
-        os.stat(path)
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
 
 
 def display_name(path: Path | str) -> str:

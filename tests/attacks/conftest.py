@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from agentbench import users
 from agentbench.models import TrialRecord
 from agentbench.records import loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, agent_config, defined
@@ -54,10 +55,18 @@ class AttackRun:
 
 
 def needs_sandbox(mode: str) -> None:
+    """The bwrap mode needs bubblewrap; the none mode relies on per-trial users (root) to keep the
+    attack agents of one run apart. Missing: skipped with the fix, failed under CI."""
     if mode == "bwrap" and shutil.which("bwrap") is None:
-        if os.environ.get("CI"):
-            pytest.fail("bubblewrap is not installed (.ci/run installs it)")
-        pytest.skip("bubblewrap is not installed")
+        missing = "bubblewrap is not installed (apt-get install bubblewrap; .ci/run installs it)"
+    elif mode == "none" and users.trial_users_problem() is not None:
+        missing = (f"the none-mode attack runs need per-trial users ({users.trial_users_problem()}): "
+                   "run pytest as root, or install bubblewrap for the bwrap mode")
+    else:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(missing)
+    pytest.skip(missing)
 
 
 def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *extra: str,
@@ -69,7 +78,7 @@ def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *
     results = folder / "results"
     args = [sys.executable, "-m", "agentbench", "run", "--challenge", challenge,
             "--challenges", str(CHALLENGES), "--results", str(results), "--agents-config", str(config),
-            "--sandbox", mode, "--jobs", "2", *extra]
+            "--sandbox", mode, "--jobs", "2" if users.isolation(mode).separated else "1", *extra]
     for agent in agents:
         args += ["--agent", agent]
     proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=900,

@@ -59,8 +59,8 @@ def test_compare_prints_the_seed_tables_first_then_the_rest(capsys, tmp_path: Pa
     parts = ["Ranking, over challenges like these", "95% CI", "Pairwise verdicts: score",
              "Score breakdown", "Build (25)", "Time, cost and tokens per trial",
              "Trials by status", "Agents", "By tier", "Paired verdicts, over challenges like these",
-             "no verdict between claude-code and codex: with 3 shared challenges no difference "
-             "can reach significance"]
+             "no verdict between claude-code and codex: too few informative challenges: the "
+             "scores differ on 3 of 3 shared challenges"]
     positions = [after.index(part) for part in parts]
     assert positions == sorted(positions)
 
@@ -112,7 +112,8 @@ def test_compare_json_and_markdown(capsys, tmp_path: Path):
     r = invoke(capsys, "compare", *files, "--format", "markdown")
     assert r.out.startswith("# AgentBench comparison") and "| a | " in r.out
     r = invoke(capsys, "compare", *files, "--format", "csv")
-    assert r.out.startswith("agent,adapter,model,cli_version,run_id,challenge_id,trial,status")
+    assert r.out.startswith("agent,adapter,model,cli_version,rank,rank_score,run_id,challenge_id,"
+                            "trial,status")
     assert len(r.out.splitlines()) == 1 + 48
 
 

@@ -100,3 +100,17 @@ def test_usage_errors(capsys, tmp_path: Path):
     r = invoke(capsys, "report", str(results))
     assert r.exit_code == 2 and "junk.json: not an AgentBench results file" in r.err
     assert "Traceback" not in r.err
+
+
+def test_two_folders_whose_runs_share_an_id_are_reported_side_by_side(capsys, tmp_path: Path):
+    for name, scores in (("first", NOISY_A), ("second", NOISY_B)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "codex.json").write_text(
+            dumps_run(make_run("codex", scores, run_id="run-1")), encoding="utf-8")
+    r = invoke(capsys, "report", str(tmp_path / "first"), str(tmp_path / "second"),
+               "--format", "markdown")
+    assert r.exit_code == 0, r.err
+    assert "codex · run-1 · first" in r.out and "codex · run-1 · second" in r.out
+    same = invoke(capsys, "report", str(tmp_path / "first"), str(tmp_path / "first" / "codex.json"),
+                  "--format", "markdown")
+    assert same.exit_code == 2 and "are given twice" in same.err

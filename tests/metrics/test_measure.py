@@ -75,7 +75,7 @@ def test_setup_commands_never_touch_agentbenchs_environment(tiny_challenges, tmp
     import importlib.util
 
     assert importlib.util.find_spec("adder") is None
-    installed = list(ctx.dirs.base.glob("env-*/venv/**/*adder*"))
+    installed = list(ctx.dirs.base.glob("measure-*/env-*/venv/**/*adder*"))
     assert installed, "the project was installed into the trial's own environment"
 
 
@@ -104,6 +104,19 @@ def test_quality_average_is_exact(tmp_path):
     write(dirs.workspace / "n.py", "".join(f"def g{i}():\n    return 1\n" for i in range(9996)))
     q = measure_quality(classify_sources(dirs.workspace).product, dirs.workspace)
     assert q.average_complexity == pytest.approx((3 * 5 + 9996) / 9999)
+
+
+def test_quality_weights_by_lines_and_never_skips_a_large_file(tmp_path, monkeypatch):
+    from agentbench.metrics import quality
+
+    dirs = make_trial_dirs(tmp_path)
+    big = "def big(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n" for i in range(60))
+    write(dirs.workspace / "m.py", big + "".join(f"\n\ndef f{i}():\n    return {i}\n" for i in range(80)))
+    q = measure_quality(classify_sources(dirs.workspace).product, dirs.workspace)
+    assert q.functions == 81 and q.average_complexity < 2 and q.weighted_complexity > 20
+    monkeypatch.setattr(quality, "MAX_ANALYSED_BYTES", 100)
+    q = measure_quality(classify_sources(dirs.workspace).product, dirs.workspace)
+    assert q.unanalysed == ("m.py",) and q.functions == 0
 
 
 def test_completeness_counts_non_empty_regular_files_and_rubric_items(tiny_challenges, tmp_path):

@@ -207,3 +207,30 @@ def test_parquet_without_pyarrow_is_one_clear_error(tmp_path):
                          text=True, cwd=ROOT, check=True).stdout
     assert "ERROR --format parquet needs pyarrow" in out and "agentbench[parquet]" in out
     assert not (tmp_path / "x.parquet").exists()
+
+
+def run_times(db: str) -> dict[str, tuple[str, str | None]]:
+    connection = connect(locate(db, Path(".")), create=False)
+    try:
+        return {r: (s, f) for r, s, f in connection.query("SELECT run_id, started_at, finished_at FROM runs")}
+    finally:
+        connection.close()
+
+
+def test_rebuild_keeps_every_runs_finished_time(capsys, tmp_path, tiny_challenges):
+    results = tmp_path / "r"
+    for run_id in ("done", "stopped"):
+        r = invoke(capsys, "run", "--agent", "noop", "--challenge", "easy/adder", "--challenges",
+                   str(tiny_challenges), "--results", str(results), "--run-id", run_id)
+        assert r.exit_code == 0, r.err
+    (results / "stopped" / "noop.json").unlink()  # as a run stopped before writing its results files
+    db = str(results / "agentbench.db")
+    before = run_times(db)
+    assert all(finished for _, finished in before.values())
+    (results / "agentbench.db").unlink()
+    r = invoke(capsys, "db", "rebuild", "--results", str(results))
+    assert r.exit_code == 0, r.err
+    after = run_times(db)
+    assert after["done"] == before["done"]
+    record = json.loads(folder_records(results / "stopped")[("noop", "easy/adder", 1)])
+    assert after["stopped"][1] is not None and record["started_at"] <= after["stopped"][1] <= before["stopped"][1]

@@ -32,10 +32,12 @@ from agentbench import process
 from agentbench.adapters.base import AdapterContext, AgentAdapter
 from agentbench.adapters.endpoint import Endpoint, endpoint_failure
 from agentbench.adapters.failures import (
+    START_CHECK_FAILED,
+    START_FAILURE_STATUSES,
     LogTail,
     RetryStop,
     RetryWatch,
-    start_failure,
+    start_check_argv,
     workspace_state,
 )
 from agentbench.adapters.versions import VersionSource, read_version
@@ -78,6 +80,8 @@ class Usage:
     turns: int | None = None
     final_message: str = ""
     error: str | None = None
+    model: str | None = None
+    """The model the CLI says it used (None: it does not say)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -245,9 +249,10 @@ class CommandAdapter(AgentAdapter):
             return AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False, infra_error=True,
                                  error=f"cannot start: {exe}: {result.start_error}")
         adapter_result = self._result(result)
+        adapter_result = replace(adapter_result, model=adapter_result.model or setup.model)
         if adapter_result.success:
             return adapter_result
-        infra = self._infra_reason(result, setup, before, watch)
+        infra = self._infra_reason(result, setup, before, watch, (exe, env))
         return replace(adapter_result, infra_error=True, error=infra) if infra else adapter_result
 
     def _log_tail(self, setup: TrialSetup, watch: RetryStop | None,
@@ -263,16 +268,19 @@ class CommandAdapter(AgentAdapter):
         return tail
 
     def _infra_reason(self, result: process.ProcessResult, setup: TrialSetup,
-                      before: frozenset[tuple[str, int, int]] | None, watch: RetryStop | None) -> str | None:
+                      before: frozenset[tuple[str, int, int]] | None, watch: RetryStop | None,
+                      started: tuple[str, dict[str, str]]) -> str | None:
         """Why a failed run is the infrastructure's (harness-side evidence), or None."""
         stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
         stderr = result.stderr_path.read_text(encoding="utf-8", errors="replace")
         if watch and watch.confirmed and result.stopped:
             return f"{watch.confirmed.kind}: {result.stopped}"
-        line = start_failure(stdout, stderr, result.returncode)
-        if line and before is not None and workspace_state(setup.workspace) == before:
-            where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
-            return f"cannot start {where}: {line}"
+        if (result.returncode in START_FAILURE_STATUSES and not stdout.strip() and before is not None
+                and workspace_state(setup.workspace) == before):
+            problem = self._cannot_start(setup, *started)
+            if problem:
+                where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
+                return f"cannot start {where} (the harness's own check): {problem}"
         endpoint = self.endpoint(setup)
         failure = endpoint_failure(endpoint) if endpoint else None
         if failure is None:
@@ -280,6 +288,24 @@ class CommandAdapter(AgentAdapter):
         said = self.classify("\n".join(stdout.splitlines()[-_TAIL_LINES:]) + "\n" + stderr, result)
         return (f"{failure.kind}: the model endpoint fails the harness's own request too "
                 f"({failure.detail}); the agent's run: {said}")
+
+    def _cannot_start(self, setup: TrialSetup, exe: str, env: dict[str, str]) -> str | None:
+        """The harness's own check, confined like the CLI, of whether `exe` can start (see
+        `failures.start_check_argv`): why it cannot, or None. The CLI's output is never read."""
+        with tempfile.TemporaryDirectory(prefix="agentbench-start-check-") as tmp:
+            out, err = Path(tmp) / "out", Path(tmp) / "err"
+            check = self._run(start_check_argv(exe), cwd=setup.workspace, env=env,
+                              timeout_s=START_CHECK_TIMEOUT_S, stdout_path=out, stderr_path=err,
+                              confinement=setup.confinement)
+            said = (out.read_text(errors="replace") + err.read_text(errors="replace")).strip()
+        first = said.splitlines()[0][:300] if said else ""
+        if check.start_error:
+            return f"no process starts in this confinement: {check.start_error}"
+        if check.returncode == START_CHECK_FAILED:
+            return first
+        if check.returncode != 0 or check.timed_out:
+            return f"no process starts in this confinement (status {check.returncode}): {first}"
+        return None
 
     def _result(self, result: process.ProcessResult) -> AdapterResult:
         stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
@@ -301,6 +327,7 @@ class CommandAdapter(AgentAdapter):
             cost_usd=usage.cost_usd, final_message=usage.final_message[:4000],
             error=None if ok else error,
             output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
+            model=usage.model,
         )
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:
@@ -313,6 +340,10 @@ class CommandAdapter(AgentAdapter):
             if re.search(pattern.regex, transcript, re.IGNORECASE | re.MULTILINE):
                 return f"{pattern.kind}: {pattern.message}"
         return f"exited with status {result.returncode}"
+
+
+START_CHECK_TIMEOUT_S = 20.0
+"""The harness's own start check ends within this."""
 
 
 def json_events(stdout: str) -> list[dict[str, Any]]:

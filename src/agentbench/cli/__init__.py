@@ -9,6 +9,7 @@ is re-exported: `from agentbench.cli import ADAPTERS` is the object in `agentben
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,7 +18,9 @@ from typing import Any
 import click
 
 from agentbench import __version__
-from agentbench.errors import AgentBenchError
+from agentbench.cli.credentials import hide_db_password
+from agentbench.cli.signals import signals_interrupt
+from agentbench.errors import AgentBenchError, interrupt_exit_code
 
 __all__ = ["ADAPTERS", "cli", "main"]
 
@@ -29,6 +32,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("agentbench.cli.doctor", "Check the machine and each agent CLI's wiring (no API key)."),
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),
     "compare": ("agentbench.cli.compare", "Compare results files: scores, intervals, paired verdicts."),
+    "gate": ("agentbench.cli.gate", "CI gate: fail when results are worse than a baseline (JUnit XML)."),
     "report": ("agentbench.cli.report", "Write a Markdown, HTML, JSON or CSV report from results files."),
     "view": ("agentbench.cli.view", "Browse runs, trials, trajectories and agents side by side."),
     "runs": ("agentbench.cli.runs", "List the runs in the results database (filters, --json)."),
@@ -61,7 +65,9 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="agentbench")
 @click.option("--debug", is_flag=True, help="Show full tracebacks instead of one-line errors.")
-def cli(debug: bool) -> None:
+@click.option("--wide", is_flag=True,
+              help="Tables as wide as their content (default: the terminal's width, or $COLUMNS).")
+def cli(debug: bool, wide: bool) -> None:
     """AgentBench: run coding agents on the same challenges and compare them with one rubric."""
 
 
@@ -99,8 +105,11 @@ def __getattr__(name: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `agentbench` script."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        args = hide_db_password(args)
     try:
-        cli.main(args=args, prog_name="agentbench", standalone_mode=False)
+        with signals_interrupt():
+            cli.main(args=args, prog_name="agentbench", standalone_mode=False)
     except AgentBenchError as exc:
         if "--debug" in args:
             raise
@@ -109,18 +118,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as exc:
         _print_error(exc.format_message(), _usage_hint(exc))
         sys.exit(exc.exit_code)
-    except (KeyboardInterrupt, click.Abort):
+    except (KeyboardInterrupt, click.Abort) as exc:
         _print_error("interrupted", "finished trials are kept; resume with `agentbench run --resume RUN_ID`")
-        sys.exit(130)
+        sys.exit(interrupt_exit_code(exc))
     sys.exit(0)
 
 
+WIDE_COLUMNS = 1000
+"""Width of the console under `agentbench --wide` (tables are then as wide as their content)."""
+
+
 def output_console() -> Any:
-    """The console for a command's main output: terminal width, or 160 columns when piped."""
+    """The console for a command's main output: `--wide` as wide as the content, else the
+    terminal's width, else `$COLUMNS`, else 160 columns when piped."""
     from rich.console import Console
 
+    context = click.get_current_context(silent=True)
+    if context is not None and context.find_root().params.get("wide"):
+        return Console(highlight=False, width=WIDE_COLUMNS)
     console = Console(highlight=False)
-    return console if console.is_terminal else Console(highlight=False, width=160)
+    if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return console
+    return Console(highlight=False, width=160)
 
 
 def _usage_hint(exc: click.ClickException) -> str:

@@ -72,10 +72,10 @@ def seed_tables(c: Comparison) -> tuple[Any, Any]:
     from rich.text import Text
 
     from agentbench.report import number
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     aggregate = Table(box=box.SQUARE)
-    aggregate.add_column("Agent", min_width=19)
+    id_column(aggregate, "Agent", [a.label for a in c.agents])
     aggregate.add_column("Aggregate Score", justify="right")
     aggregate.add_column("Challenges", justify="right")
     for a in c.agents:
@@ -101,12 +101,13 @@ def view_table(view: Any) -> Any:
     from rich.console import Group
     from rich.table import Table
 
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     table = Table(title=safe_text(view.title, "bold"), box=box.SQUARE, title_justify="left")
-    for i, header in enumerate(view.headers):
-        table.add_column(safe_text(header), justify="left" if i < view.left else "right",
-                         no_wrap=i == 0 or i >= view.left)
+    id_column(table, view.headers[0], [str(row[0]) for row in view.rows])
+    for i, header in enumerate(view.headers[1:], start=1):
+        table.add_column(safe_text(header), justify="right" if view.is_number(i) else "left",
+                         no_wrap=view.is_number(i))
     classes = view.classes or [[""] * len(view.headers)] * len(view.rows)
     for row, styles in zip(view.rows, classes, strict=True):
         table.add_row(*(safe_text(cell, _STYLES.get(css, "")) for cell, css in

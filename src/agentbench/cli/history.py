@@ -65,12 +65,13 @@ def history_tables(h: Any) -> list[Any]:
     from rich import box
     from rich.table import Table
 
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     what = f"{h.agent} on {h.challenge}" if h.challenge else h.agent
     runs = Table(box=box.SIMPLE_HEAD, title_justify="left",
                  title=f"{what}: {h.rubric} score per run (95% interval over {h.unit})")
-    for header in ("Run", "Started (UTC)", "CLI version", "Model", "Score", "95% interval", h.unit.capitalize()):
+    id_column(runs, "Run", [p.run_id for p in h.points])
+    for header in ("Started (UTC)", "CLI version", "Model", "Score", "95% interval", h.unit.capitalize()):
         runs.add_column(header, justify="right" if header in ("Score", "95% interval", h.unit.capitalize()) else "left")
     for p in h.points:
         runs.add_row(safe_text(p.run_id), safe_text(p.started_at.replace("+00:00", "")),

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from agentbench.cli import agents_config_option, challenges_option, output_console
-from agentbench.errors import RunInterruptedError, UsageError
+from agentbench.errors import RunInterruptedError, UsageError, interrupt_exit_code
 from agentbench.executors import EXECUTORS
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
@@ -72,11 +72,13 @@ def command(**options: Any) -> None:
     try:
         with RichProgress() as progress:
             outcome = execute(config, progress, output_paths, db=options["db"])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         command = shlex.join(["agentbench", "run", "--resume", config.run_id,
                               "--results", str(config.results_dir)])
-        raise RunInterruptedError(f"interrupted; finished trials of run {config.run_id} are kept",
-                                  f"resume with: {command}") from None
+        error = RunInterruptedError(f"interrupted; finished trials of run {config.run_id} are kept",
+                                    f"resume with: {command}")
+        error.exit_code = interrupt_exit_code(exc)
+        raise error from None
     _print_summary(outcome)
 
 

@@ -43,7 +43,8 @@ def command(agent: str | None, since: str | None, until: str | None, status: str
     if as_json:
         click.echo(json.dumps([asdict(r) for r in runs], indent=2))
         return
-    output_console().print(runs_table(runs))
+    console = output_console()
+    console.print(runs_table(runs, narrow=console.width < NARROW))
 
 
 def _date(value: str | None, flag: str) -> str | None:
@@ -60,20 +61,28 @@ def _date(value: str | None, flag: str) -> str | None:
     return value
 
 
-def runs_table(runs: Any) -> Any:
-    """The runs as a rich table (every cell a Text: names are not markup)."""
+NARROW = 120
+"""Below this width the table leaves out the start time (the run ID holds it), challenges, rubric."""
+
+
+def runs_table(runs: Any, *, narrow: bool = False) -> Any:
+    """The runs as a rich table (every cell a Text: names are not markup); `narrow`: only the run
+    ID, status, scores and trials."""
     from rich import box
     from rich.table import Table
 
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     table = Table(box=box.SIMPLE_HEAD, title=f"{len(runs)} run(s), newest first", title_justify="left")
-    for header in ("Run", "Started (UTC)", "Status", "Agents: aggregate", "Challenges", "Trials",
-                   "Rubric"):
+    id_column(table, "Run", [r.run_id for r in runs])
+    headers = ("Started (UTC)", "Status", "Agents: aggregate", "Challenges", "Trials", "Rubric")
+    kept = [h for h in headers if not narrow or h in ("Status", "Agents: aggregate", "Trials")]
+    for header in kept:
         table.add_column(header, justify="right" if header in ("Challenges", "Trials") else "left")
     for r in runs:
         scores = ", ".join(f"{a} {'-' if s is None else f'{s:.1f}'}" for a, s in r.scores)
-        table.add_row(safe_text(r.run_id), safe_text(r.started_at.replace("+00:00", "")),
-                      safe_text(r.status), safe_text(scores), safe_text(str(r.challenges)),
-                      safe_text(f"{r.recorded}/{r.planned}"), safe_text(r.rubric))
+        cells = dict(zip(headers, (r.started_at.replace("+00:00", ""), r.status, scores,
+                                   str(r.challenges), f"{r.recorded}/{r.planned}", r.rubric),
+                         strict=True))
+        table.add_row(safe_text(r.run_id), *(safe_text(cells[h]) for h in kept))
     return table

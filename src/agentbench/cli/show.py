@@ -94,11 +94,12 @@ def trials_table(rows: list[dict[str, Any]]) -> Any:
     from rich import box
     from rich.table import Table
 
-    from agentbench.report.terminal import safe_text
+    from agentbench.report.terminal import id_column, safe_text
 
     table = Table(box=box.SIMPLE_HEAD)
     numeric = ("Score", "Hidden", "Agent (s)", "Trial (s)")
-    for header in ("Trial", "Status", *numeric, "Folder"):
+    id_column(table, "Trial", [f"{r['agent']}/{r['challenge_id']}/{r['trial']}" for r in rows])
+    for header in ("Status", *numeric, "Folder"):
         table.add_column(header, justify="right" if header in numeric else "left")
     for r in rows:
         hidden = "-" if r["hidden_total"] is None else f"{r['hidden_passed']}/{r['hidden_total']}"
@@ -183,4 +184,11 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
     facts.append(("isolation", record.isolation))
     if record.error:
         facts.append(("error", record.error))
+    facts += [("cut", note) for note in record.cut[:SHOWN_CUTS]]
+    if len(record.cut) > SHOWN_CUTS:
+        facts.append(("cut", f"... and {len(record.cut) - SHOWN_CUTS} more (in record.json)"))
     return facts
+
+
+SHOWN_CUTS = 30
+"""What the harness cut or skipped (`record.cut`), shown one line each up to this many."""

@@ -37,11 +37,14 @@ def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, la
     from rich.text import Text
 
     from agentbench.cli.progress import RichProgress
-    from agentbench.loader import scan_challenges, select_challenges
+    from agentbench.loader import error_challenge_id, scan_challenges, select_challenges
     from agentbench.runner import new_run_id
     from agentbench.validation import validate
 
     challenges, errors = scan_challenges([Path(d) for d in challenge_dirs])
+    for error in errors:
+        if error_challenge_id(error) in ids:
+            raise error  # NOTE: a challenge asked for by ID that cannot be loaded is bad input (exit 2)
     console = output_console()
     for error in errors:
         console.print(Text.assemble(("invalid: ", "red"), error.message))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from pathlib import Path
 from statistics import fmean
 
 from agentbench import stats
@@ -20,6 +21,7 @@ from agentbench.comparison.model import (
     TrialRow,
     tier_of,
 )
+from agentbench.comparison.ranking import rank_agents
 from agentbench.comparison.verdicts import build_verdicts, family_notes
 from agentbench.errors import ResultsFileError
 from agentbench.models import TIERS, RunRecord, ScoreBreakdown, TrialRecord
@@ -49,18 +51,21 @@ def build_comparison(
         raise ResultsFileError("<none>", "no results to compare", "pass one or more results files")
     options = options or CompareOptions()
     where = ", ".join(sources) or "results"
-    identities = [_identity(run, models[i] if i < len(models) else None)
+    _refuse_duplicates(runs, sources, where)
+    identities = [_identity(run, models[i] if i < len(models) else None,
+                            sources[i] if i < len(sources) else f"#{i + 1}")
                   for i, run in enumerate(runs)]
     labels = _labels(identities, where)
     rubric, field, notes = _pick_field(runs, options.score)
     cells = tuple(c for label, run in zip(labels, runs, strict=True)
                   for c in _cells(label, run.trials, field))
     challenges = tuple(dict.fromkeys(t.challenge_id for run in runs for t in run.trials))
-    agents = _ranked(tuple(
+    agents = tuple(
         _agent_summary(label, ident, run, cells, rubric, options)
-        for label, ident, run in zip(labels, identities, runs, strict=True)))
+        for label, ident, run in zip(labels, identities, runs, strict=True))
     notes += _input_notes(agents, runs, cells, where, options)
     verdicts = build_verdicts(agents, cells, options)
+    agents = rank_agents(agents, runs, cells, verdicts, challenges)
     notes += family_notes(verdicts, options)
     population = (f"on these {len(challenges)} challenges only" if options.view == CONDITIONAL
                   else "over challenges like these")
@@ -80,16 +85,34 @@ class _Identity:
     model: str | None
     version: str | None
     run_id: str
+    source: str
+    """Where the results were read from (its folder's name), telling apart runs that share an ID."""
 
 
-def _identity(run: RunRecord, model: str | None) -> _Identity:
+def _refuse_duplicates(runs: Sequence[RunRecord], sources: Sequence[str], where: str) -> None:
+    """The same results given twice are refused; results that only share a run ID are not."""
+    for i, run in enumerate(runs):
+        for j in range(i):
+            if runs[j] == run:
+                shown = " and ".join(sources[k] for k in (j, i) if k < len(sources)) or where
+                raise ResultsFileError(shown, f"the results of {run.agent!r} (run {run.run_id}) "
+                                       "are given twice", "pass each results file once")
+
+
+def _identity(run: RunRecord, model: str | None, source: str) -> _Identity:
     versions = Counter(t.adapter.version for t in run.trials
                        if t.adapter is not None and t.adapter.version)
     version = "/".join(sorted(versions)) or None
-    return _Identity(agent=run.agent, model=model, version=version, run_id=run.run_id)
+    if model is None:  # NOTE: the model the trials themselves recorded (schema 2 records)
+        used = Counter(t.adapter.model for t in run.trials if t.adapter is not None and t.adapter.model)
+        model = "/".join(sorted(used)) or None
+    folder = Path(source).parent.name if "/" in source or "\\" in source else source
+    return _Identity(agent=run.agent, model=model, version=version, run_id=run.run_id,
+                     source=folder or source)
 
 
-_PARTS = (("model", "default model"), ("version", "unknown version"), ("run_id", ""))
+_PARTS = (("model", "default model"), ("version", "unknown version"), ("run_id", ""),
+          ("source", ""))
 
 
 def _labels(identities: Sequence[_Identity], where: str) -> tuple[str, ...]:
@@ -230,13 +253,6 @@ def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequ
     )
 
 
-def _ranked(agents: tuple[AgentSummary, ...]) -> tuple[AgentSummary, ...]:
-    """The agents with their rank set: 1 + the number of agents with a higher aggregate."""
-    scores = [a.aggregate for a in agents if a.aggregate is not None]
-    return tuple(a if a.aggregate is None else replace(
-        a, rank=1 + sum(s > a.aggregate + 1e-9 for s in scores)) for a in agents)
-
-
 def _pass_at(cells: Sequence[Cell]) -> tuple[tuple[int, float], ...]:
     graded = [c for c in cells if c.attempts > 0]
     if not graded:
@@ -333,10 +349,12 @@ def _challenge_notes(agents: Sequence[AgentSummary], cells: Sequence[Cell],
         raise ResultsFileError(
             where, "these results share no challenge, so they cannot be compared",
             "run every agent on the same challenges (the same --tier, --challenge or --all)")
-    notes = [f"{label} also has {len(own - common)} challenge(s) the others lack: "
-             f"{', '.join(sorted(own - common))}" for label, own in sets.items() if own - common]
+    every = set.union(*sets.values())
+    notes = [f"{label} has no score on {len(every - own)} challenge(s) others have: "
+             f"{', '.join(sorted(every - own))}" for label, own in sets.items() if every - own]
     if notes:
-        notes.append(f"the agents ran different challenges, so their aggregates are not like for "
-                     f"like; each paired verdict uses only the challenges both agents have "
-                     f"({len(common)} shared by all)")
+        notes.append(f"the agents ran different challenges, so their own aggregates are not like "
+                     f"for like: the ranking orders them by a difficulty-adjusted score (an "
+                     f"additive model of agent and challenge), and each paired verdict uses only "
+                     f"the challenges both agents have ({len(common)} shared by all)")
     return notes

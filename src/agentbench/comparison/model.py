@@ -170,7 +170,8 @@ class AgentSummary:
     created_at: str
     """When the results file was written."""
     rank: int | None
-    """1 for the best aggregate (ties share a rank); None without a score."""
+    """1 for the best like-for-like score `rank_score` (ties share a rank); None without a
+    score."""
     aggregate: float | None
     """The seed's aggregate: mean over challenges of the per-challenge mean (None: nothing scored)."""
     challenges: int
@@ -220,9 +221,19 @@ class AgentSummary:
     statuses: tuple[tuple[str, int], ...]
     """How many trials ended in each status."""
     tiers: tuple[TierScore, ...]
+    """Mean score per tier."""
     languages: tuple[LanguageScore, ...] = ()
     """Per language, where the trials say it (records of schema 2 and later)."""
-    """Mean score per tier."""
+    rank_score: float | None = None
+    """The like-for-like score the ranking orders by: the agent's predicted mean over every
+    challenge of the comparison from an additive model (agent + challenge difficulty) fitted to
+    all scored cells (`comparison.ranking`); equals `aggregate` when every agent has every
+    challenge."""
+    missing_challenges: tuple[str, ...] = ()
+    """Challenges of the comparison on which this agent has no scored trial."""
+    rank_notes: tuple[str, ...] = ()
+    """What its ranking line must say: challenges it has no score on (and why), and every agent
+    it is ranked above although it trails it on their shared challenges."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -260,6 +271,9 @@ class PairedTest:
     """The smallest p-value the test can give with this design, before the correction."""
     winner: str | None
     """The agent that is significantly ahead, if any."""
+    blocked_by: str = ""
+    """Why no verdict is possible: `informative` (too few challenges on which the agents differ),
+    `trials` (conditional view: too few trials for any test to reach alpha); empty when one is."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -339,7 +353,7 @@ class Comparison:
 
     @property
     def ranked(self) -> tuple[AgentSummary, ...]:
-        """Agents best aggregate first (no score last; ties keep the given order)."""
+        """Agents best like-for-like score first (no score last; ties keep the given order)."""
         return tuple(sorted(self.agents, key=lambda a: (a.rank is None, a.rank or 0)))
 
     @property

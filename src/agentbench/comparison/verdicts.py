@@ -1,11 +1,18 @@
 """Paired verdicts: every pair of agents, challenge by challenge, each family Holm-corrected.
 
 Two families: the 0-100 score, and the hidden-test solve rate (the share of a challenge's trials
-that passed every hidden test). In the default view each pair's per-challenge differences get a t
-interval over challenges and a sign-flip test; in the conditional view (`--condition-on-challenges`)
-the trials of each challenge are the replicates (Welch interval, within-challenge permutation test).
-A winner is named only when the test can reach significance at all with the shared challenges
-after the correction, its Holm-adjusted p-value is below alpha, and the interval excludes zero.
+that passed every hidden test). In the default view each pair's per-challenge differences get a paired t test over challenges
+(C - 1 degrees of freedom; it can name a winner with 10 challenges when the evidence is
+overwhelming, which no exact test can after a correction for many pairs); in the conditional view
+(`--condition-on-challenges`) the trials of each challenge are the replicates (Welch t test). When
+nothing varied, the p-value is the exact sign-flip (or permutation) test's.
+
+A winner is named only when the design can give a verdict at all (at least
+`stats.MIN_INFORMATIVE` challenges on which the agents differ; in the conditional view, enough
+trials for an exact test to reach alpha) and the Holm-adjusted p-value is below alpha. Each
+interval is the same t test inverted at the level Holm's step-down used for that pair
+(`stats.holm_levels`), so it excludes 0 exactly when a winner is named, and with no winner the
+intervals are Bonferroni-simultaneous.
 """
 
 from __future__ import annotations
@@ -38,57 +45,78 @@ class _Raw:
 
     measure: str
     samples: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]
-    difference: float
     a_value: float
     b_value: float
-    interval: Interval | None
-    p_value: float
+    test: stats.TTest | None
+    difference: float
     smallest_p: float
+    blocked_by: str
+    """What would block a verdict: `informative` or `trials` (see `PairedTest.blocked_by`)."""
+    enough: bool
+    """Whether this design can give a verdict at all (enough informative challenges, or in the
+    conditional view enough trials for an exact test to reach alpha)."""
+
+    @property
+    def p_value(self) -> float:
+        return 1.0 if self.test is None else self.test.p
 
 
 def _raw(measure: str, samples: Strata, options: CompareOptions) -> _Raw:
-    """Difference, interval and p-value of one measure, in the comparison's view."""
+    """Difference, t test and p-value of one measure, in the comparison's view."""
     frozen = tuple((tuple(a), tuple(b)) for a, b in samples)
     a_means = [fmean(a) for a, _ in samples]
     b_means = [fmean(b) for _, b in samples]
     diffs = [x - y for x, y in zip(a_means, b_means, strict=True)]
+    test: stats.TTest | None
     if options.view == CONDITIONAL:
-        interval = stats.difference_interval(samples, options.confidence)
-        p = stats.permutation_test(samples, seed=options.seed)
+        test = stats.difference_test(samples, seed=options.seed)
         smallest = min(1.0, 2.0 / stats.permutation_arrangements(samples))
+        enough = smallest < options.alpha
     else:
-        interval = stats.mean_interval(diffs, options.confidence)
-        p = stats.sign_flip_test(diffs, seed=options.seed)
-        smallest = stats.sign_flip_min_p(len(diffs))
-    return _Raw(measure=measure, samples=frozen, difference=fmean(diffs), a_value=fmean(a_means),
-                b_value=fmean(b_means), interval=interval, p_value=p, smallest_p=smallest)
+        informative = sum(abs(d) > _TIE for d in diffs)
+        test = stats.paired_t_test(diffs, seed=options.seed) if len(diffs) > 1 else None
+        smallest = stats.sign_flip_min_p(max(1, informative))
+        enough = informative >= stats.MIN_INFORMATIVE
+    return _Raw(measure=measure, samples=frozen, a_value=fmean(a_means), b_value=fmean(b_means),
+                test=test, difference=fmean(diffs), smallest_p=smallest, enough=enough,
+                blocked_by="trials" if options.view == CONDITIONAL else "informative")
 
 
-def _paired(raw: _Raw, a: str, b: str, p_adjusted: float, family: int,
-            alpha: float) -> PairedTest:
+def _paired(raw: _Raw, names: tuple[str, str], p_adjusted: float, family: int,
+            level: float, alpha: float) -> PairedTest:
+    """The corrected test; its interval is drawn at 1 - `level` (Holm-consistent), so it excludes 0
+    exactly when a winner is named."""
+    a, b = names
     diffs = [fmean(x) - fmean(y) for x, y in raw.samples]
-    decidable = raw.smallest_p * family < alpha
-    holds = (decidable and p_adjusted < alpha and abs(raw.difference) > _TIE
-             and (raw.interval is None or not raw.interval.contains(0.0)))
+    interval: Interval | None = None
+    if raw.enough and raw.test is not None:
+        interval = raw.test.interval(1.0 - level)
+        if raw.test.se <= 0.0 and raw.test.p >= level:
+            interval = None  # NOTE: nothing varied and the exact test cannot exclude 0: no CI
+    holds = (raw.enough and p_adjusted < alpha and abs(raw.difference) > _TIE
+             and interval is not None and not interval.contains(0.0))
     return PairedTest(
         measure=raw.measure, challenges=len(raw.samples), a_value=raw.a_value,
-        b_value=raw.b_value, difference=raw.difference, interval=raw.interval,
+        b_value=raw.b_value, difference=raw.difference, interval=interval,
         p_value=raw.p_value, p_adjusted=p_adjusted, family=family,
         wins=sum(d > _TIE for d in diffs), losses=sum(d < -_TIE for d in diffs),
-        ties=sum(abs(d) <= _TIE for d in diffs), decidable=decidable,
-        smallest_p=raw.smallest_p,
+        ties=sum(abs(d) <= _TIE for d in diffs), decidable=raw.enough,
+        smallest_p=raw.smallest_p, blocked_by="" if raw.enough else raw.blocked_by,
         winner=(a if raw.difference > 0 else b) if holds else None,
     )
 
 
 def _corrected(pairs: Sequence[tuple[str, str]], raws: Sequence[_Raw | None],
                alpha: float) -> list[PairedTest | None]:
-    """Holm over the pairs that have this measure; None where a pair has none."""
+    """Holm over the pairs that have this measure; None where a pair has none. A pair that cannot
+    give a verdict enters the family with p = 1 (it still counts as a comparison made)."""
     present = [(pair, raw) for pair, raw in zip(pairs, raws, strict=True) if raw is not None]
-    adjusted = iter(stats.holm([raw.p_value for _, raw in present]))
+    ps = [raw.p_value if raw.enough else 1.0 for _, raw in present]
+    adjusted = iter(stats.holm(ps))
+    levels = iter(stats.holm_levels(ps, alpha))
     family = len(present)
-    return [None if raw is None else _paired(raw, a, b, next(adjusted), family, alpha)
-            for (a, b), raw in zip(pairs, raws, strict=True)]
+    return [None if raw is None else _paired(raw, pair, next(adjusted), family, next(levels), alpha)
+            for pair, raw in zip(pairs, raws, strict=True)]
 
 
 def _shared(a: str, b: str, cells: Sequence[Cell]) -> list[tuple[Cell, Cell]]:
@@ -167,15 +195,11 @@ def family_notes(verdicts: Sequence[Verdict], options: CompareOptions) -> tuple[
     blocked = [v for v in verdicts if not v.score.decidable]
     if not blocked:
         return ()
-    family = blocked[0].score.family
-    level = options.alpha / family
     if options.view == CONDITIONAL:
         return (f"{len(blocked)} of {len(verdicts)} pair(s) cannot reach significance with their "
-                f"trials: the smallest possible p-value must be below {level:.2g} "
-                f"(alpha {options.alpha:g} over {family} pair(s)); run more trials",)
-    needed = stats.min_challenges(options.alpha, family)
-    return (f"{len(blocked)} of {len(verdicts)} pair(s) share too few challenges for any verdict: "
-            f"with {family} pair(s) the sign-flip test needs at least {needed} shared challenges "
-            f"(its smallest p-value, 2/2^C, must be below {options.alpha:g}/{family} = "
-            f"{level:.2g}); their verdicts only describe the differences",)
-
+                f"trials: even an exact test's smallest possible p-value is not below alpha "
+                f"{options.alpha:g}; run more trials",)
+    return (f"{len(blocked)} of {len(verdicts)} pair(s) have too few informative challenges for "
+            f"any verdict: a verdict needs at least {stats.MIN_INFORMATIVE} shared challenges on "
+            f"which the two agents' scores differ (ties carry no evidence either way); their "
+            f"verdicts only describe the differences",)

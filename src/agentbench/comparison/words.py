@@ -8,7 +8,7 @@ record, so a reader can check it against the tables. No number is ever printed a
 from __future__ import annotations
 
 from agentbench.comparison.model import CONDITIONAL, PairedTest
-from agentbench.stats import Interval, PowerEstimate, min_challenges
+from agentbench.stats import MIN_INFORMATIVE, Interval, PowerEstimate
 
 
 def fixed(value: float, digits: int = 1) -> str:
@@ -49,12 +49,23 @@ def interval_range(interval: Interval | None, sign: float = 1.0, scale: float = 
     return text + " (zero width)" if interval.zero_width else text
 
 
+def confidence_text(confidence: float) -> str:
+    """`95%`, `98.3%`, `99.998%`: the level with as many decimals as tell it apart from 100%."""
+    value = 100 * confidence
+    text = f"{value:.0f}"
+    for digits in range(4):
+        text = f"{value:.{digits}f}"
+        if abs(float(text) - value) < 1e-9 or (digits >= 1 and float(text) < 100.0):
+            break
+    return text + "%"
+
+
 def format_interval(interval: Interval | None, sign: float = 1.0, scale: float = 1.0,
                     digits: int = 1, unit: str = "") -> str:
     """`95% CI 2.0 to 10.3`, a zero-width one marked as such, or `no CI`."""
     if interval is None:
         return "no CI"
-    text = f"{interval.confidence:.0%} CI {interval_range(interval, sign, scale, digits, unit)}"
+    text = f"{confidence_text(interval.confidence)} CI {interval_range(interval, sign, scale, digits, unit)}"
     return text.replace("(zero width)", "(zero width: nothing varied)")
 
 
@@ -71,10 +82,13 @@ def _record(first: str, t: PairedTest, flip: bool = False) -> str:
 
 
 def _blocked(t: PairedTest) -> str:
-    correction = f", before the correction for {t.family} pairs" if t.family > 1 else ""
     noun = "challenge" if t.challenges == 1 else "challenges"
+    if t.blocked_by == "informative":
+        return (f"too few informative challenges: the scores differ on {t.wins + t.losses} of "
+                f"{t.challenges} shared {noun} (a verdict needs at least {MIN_INFORMATIVE}; ties "
+                f"carry no evidence either way)")
     return (f"with {t.challenges} shared {noun} no difference can reach significance "
-            f"(the smallest possible p is {t.smallest_p:.3g}{correction})")
+            f"(the smallest possible p is {t.smallest_p:.3g})")
 
 
 def score_words(a: str, b: str, t: PairedTest, trials: str, population: str) -> str:
@@ -119,10 +133,9 @@ def hidden_words(a: str, b: str, t: PairedTest | None, population: str) -> str:
 
 def _routes(p: PowerEstimate) -> str:
     n, c = p.trials_now, p.challenges_now
-    least = min_challenges(p.alpha, p.pairs)
-    if c < least:
-        by_trials = (f"no number of trials can on {c} challenges (the sign-flip test needs at "
-                     f"least {least} for this level)")
+    if c < MIN_INFORMATIVE:
+        by_trials = (f"no number of trials can on {c} challenges (a verdict needs at least "
+                     f"{MIN_INFORMATIVE} on which the agents differ)")
     elif p.trials_needed is not None:
         by_trials = f"{p.trials_needed} trials per challenge on these {c} challenges"
     elif p.trials_ceiling is not None:
@@ -150,6 +163,8 @@ def power_words(a: str, b: str, p: PowerEstimate, view: str) -> str:
     level = (f"alpha {p.alpha:g} over {p.pairs} pairs, {p.alpha / p.pairs:.2g} each"
              if p.pairs > 1 else f"alpha {p.alpha:g}")
     if p.power_now is None:
+        if p.unknown_because:
+            return f"{goal}: unknown, {p.unknown_because}"
         need = ("2 or more trials in some cell of each agent" if view == CONDITIONAL
                 else "2 or more shared challenges")
         return f"{goal}: unknown, estimating the spread needs {need}"

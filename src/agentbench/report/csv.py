@@ -1,6 +1,7 @@
 """The per-trial table as CSV (`report --output trials.csv`), pure.
 
-One row per trial, scored or not, with the agent's label, model and CLI version beside it, so a
+One row per trial, scored or not, with the agent's label, model, CLI version, rank and the
+like-for-like score it is ranked by beside it, so a
 spreadsheet or a script can redo any figure of the report. Text from results files (labels, notes,
 errors) that a spreadsheet would read as a formula (a cell starting with `=`, `+`, `-`, `@`, a tab
 or a carriage return) is prefixed with `'`, so opening the file runs nothing.
@@ -14,7 +15,8 @@ import io
 from agentbench.comparison import Comparison
 
 COLUMNS: tuple[str, ...] = (
-    "agent", "adapter", "model", "cli_version", "run_id", "challenge_id", "trial", "status",
+    "agent", "adapter", "model", "cli_version", "rank", "rank_score", "run_id", "challenge_id",
+    "trial", "status",
     "score", "hidden_passed", "hidden_total", "time_s", "cost_usd", "input_tokens",
     "output_tokens", "logs_dir", "note",
 )
@@ -45,7 +47,8 @@ def render_csv(comparison: Comparison) -> str:
     for t in comparison.trials:
         a = agents[t.agent]
         writer.writerow([_value(v) for v in (
-            t.agent, a.agent, a.model, a.cli_version, t.run_id, t.challenge_id, t.trial, t.status,
+            t.agent, a.agent, a.model, a.cli_version, a.rank, a.rank_score, t.run_id,
+            t.challenge_id, t.trial, t.status,
             t.score, t.hidden_passed, t.hidden_total, t.time_s, t.cost_usd, t.input_tokens,
             t.output_tokens, t.logs_dir, t.note)])
     return out.getvalue()

@@ -35,6 +35,13 @@ def safe_text(value: object, style: str = "") -> Text:
     return Text(cleaned, style=style)
 
 
+def id_column(table: Table, header: str, values: Sequence[str], **options: object) -> None:
+    """Add a column of identifiers (run IDs, trial names, agents) that are never cut or wrapped:
+    as wide as the longest; the other columns wrap to make room."""
+    width = max([len(header), *(len(value) for value in values)])
+    table.add_column(header, no_wrap=True, min_width=width, **options)  # type: ignore[arg-type]
+
+
 def challenge_table(challenges: Sequence[Challenge]) -> Table:
     """The `agentbench list` table."""
     table = Table(title=f"{len(challenges)} challenges")

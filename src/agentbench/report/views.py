@@ -64,31 +64,50 @@ class TableView:
     """Cells may break at spaces (a matrix's `+6.1 ▲ (9-3)`), so wide matrices fit."""
     agent_headers: bool = False
     """The columns after the first are agents (the HTML sets their names upright when many)."""
+    text_columns: tuple[int, ...] = ()
+    """Columns at or after `left` that still hold text (left-aligned, may wrap), e.g. a note."""
+
+    def is_number(self, column: int) -> bool:
+        """Whether a column holds numbers (right-aligned, never wrapped)."""
+        return column >= self.left and column not in self.text_columns
 
 
 def ranking(c: Comparison, others: Sequence[tuple[str, Comparison]] = ()) -> TableView:
     """Agents best first, with the aggregate's interval, trials and hidden-test results.
 
+    Agents are ordered by their like-for-like score (`AgentSummary.rank_score`); when some agent
+    lacks challenges that score gets its own column, and every row ends with what its rank hides
+    (challenges it has no score on, agents it trails on their shared challenges).
     `others` adds a score column and its interval for each (name, comparison) given: the same
     runs compared on another score (e.g. `CompareOptions(score="seed_score")`), matched by label.
     """
     ks = pass_at_columns(c)
     ci = f"{c.confidence:.0%} CI"
     extra = [{a.label: a for a in other.agents} for _, other in others]
+    adjusted = any(a.missing_challenges for a in c.agents if a.aggregate is not None)
     rows = tuple((
-        "-" if a.rank is None else str(a.rank), a.label, number(a.aggregate),
+        "-" if a.rank is None else str(a.rank), a.label,
+        *((number(a.rank_score),) if adjusted else ()), number(a.aggregate),
         interval_range(a.interval),
         *(text for found in extra for text in _other_score(found.get(a.label))),
         str(a.challenges), _trials(a), count(a.solved, a.attempts),
-        *(number(dict(a.pass_at).get(k), percent=True) for k in ks)) for a in c.ranked)
+        *(number(dict(a.pass_at).get(k), percent=True) for k in ks),
+        "; ".join(a.rank_notes) or "-") for a in c.ranked)
+    ranked_by = ("Like-for-like: the difficulty-adjusted score the ranking orders by (an additive "
+                 "model of agent and challenge fitted to every scored cell: the agent's predicted "
+                 "mean over all the challenges). " if adjusted else "")
     return TableView(
         id="ranking", title=f"Ranking, {c.population}",
-        headers=("Rank", "Agent", "Score", ci, *(h for name, _ in others for h in (name, ci)),
-                 "Challenges", "Trials/challenge", "Hidden solved", *(f"pass@{k}" for k in ks)),
-        rows=rows, left=2, name_column=1,
-        caption=f"Score: the seed's aggregate (mean over challenges of the per-challenge mean) "
-                f"under the {c.rubric} rubric; {ci}: {_ci_words(c)}. Hidden solved: trials that "
-                f"passed every hidden test.")
+        headers=("Rank", "Agent", *(("Like-for-like",) if adjusted else ()), "Score", ci,
+                 *(h for name, _ in others for h in (name, ci)),
+                 "Challenges", "Trials/challenge", "Hidden solved", *(f"pass@{k}" for k in ks),
+                 "Ranking note"),
+        rows=rows, left=2, name_column=1, text_columns=(len(rows[0]) - 1,) if rows else (),
+        caption=f"{ranked_by}Score: the seed's aggregate (mean over the agent's own challenges of "
+                f"the per-challenge mean) under the {c.rubric} rubric; {ci}: {_ci_words(c)}. "
+                f"Hidden solved: trials that passed every hidden test. Ranking note: challenges "
+                f"without a score, and agents ranked below it that it trails on their shared "
+                f"challenges.")
 
 
 def _other_score(agent: AgentSummary | None) -> tuple[str, str]:

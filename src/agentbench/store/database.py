@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from agentbench.errors import RunError, UsageError
+from agentbench.records import valid_text
 
 DB_NAME = "agentbench.db"
 """File name of the default SQLite database inside a results folder."""
@@ -147,14 +148,19 @@ class _Cursor:
         self._dialect = dialect
 
     def execute(self, sql: str, params: Params = ()) -> None:
-        self._cursor.execute(self._dialect.sql(sql), tuple(params))
+        self._cursor.execute(self._dialect.sql(sql), _valid(params))
 
     def executemany(self, sql: str, rows: Sequence[Params]) -> None:
-        self._cursor.executemany(self._dialect.sql(sql), [tuple(r) for r in rows])
+        self._cursor.executemany(self._dialect.sql(sql), [_valid(r) for r in rows])
 
     def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-        self._cursor.execute(self._dialect.sql(sql), tuple(params))
+        self._cursor.execute(self._dialect.sql(sql), _valid(params))
         return list(self._cursor.fetchall())
+
+
+def _valid(params: Params) -> tuple[Any, ...]:
+    """Parameters with every text valid UTF-8 (an undecodable file name escaped, never a crash)."""
+    return tuple(valid_text(p) if isinstance(p, str) else p for p in params)
 
 
 class Dialect(Protocol):

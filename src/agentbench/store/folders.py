@@ -28,11 +28,13 @@ from pathlib import Path
 from agentbench.errors import ResultsFileError, RunError, UsageError
 from agentbench.models import RunRecord, TrialRecord
 from agentbench.records import (
+    MAX_RECORD_CHARS,
     dumps_run,
     dumps_trial,
     from_jsonable,
     loads_run,
     loads_trial,
+    parse_json,
     to_jsonable,
 )
 
@@ -68,6 +70,13 @@ class RunPlan:
     """Agent time limit override in seconds (None: each challenge's own)."""
     created_at: str
     """ISO-8601 UTC creation time."""
+    agent_models: tuple[tuple[str, str], ...] = ()
+    """(agent, model) for each agent whose model was set (`--model`, else its agents config
+    entry); agents absent use the CLI's own default."""
+
+    def model_of(self, agent: str) -> str | None:
+        """The model `agent` was asked to use (None: the CLI's default)."""
+        return dict(self.agent_models).get(agent, self.model)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -133,7 +142,7 @@ class RunDir:
         """Load the run plan (for `--resume`)."""
         path = self.root / PLAN_NAME
         try:
-            return from_jsonable(RunPlan, json.loads(path.read_text(encoding="utf-8")))
+            return from_jsonable(RunPlan, parse_json(path.read_text(encoding="utf-8"), str(path)))
         except FileNotFoundError:
             raise UsageError(f"{self.root} is not a run folder (no {PLAN_NAME})",
                              "pass the ID of a run under the results folder (see its subfolders)") from None
@@ -178,6 +187,10 @@ def write_results(path: Path, run: RunRecord) -> None:
 def read_results(path: Path) -> RunRecord:
     """Read a results file, with a clear error when it is missing, corrupt or of another schema."""
     try:
+        if path.stat().st_size > MAX_RECORD_CHARS:
+            raise ResultsFileError(path, f"too large ({path.stat().st_size:,} bytes; at most "
+                                   f"{MAX_RECORD_CHARS:,} are read)", "pass a results file written by "
+                                   "`agentbench run` (results/<agent>.json)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ResultsFileError(path, "no such file", "run `agentbench run` first") from None

@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from agentbench.errors import AgentBenchError
 from agentbench.models import TrialRecord
+from agentbench.records import parse_json
 from agentbench.store.database import Location
 from agentbench.store.folders import PLAN_NAME, RunDir, RunPlan
 from agentbench.store.index import ResultsIndex, RunInfo
@@ -59,24 +60,43 @@ def folder_run(results_dir: Path, run_id: str) -> tuple[RunInfo, list[tuple[Tria
         if record.adapter is not None and record.adapter.version:
             versions.setdefault(record.agent, record.adapter.version)
     status = "finished" if len(records) == len(planned_keys(plan)) else "incomplete"
+    version, written = _results_files(run_dir, plan)
     info = replace(info_from_plan(plan, results_dir, status=status),
-                   agentbench_version=_version(run_dir, plan),
-                   agent_models=tuple((a, plan.model, versions.get(a)) for a in plan.agents),
+                   agentbench_version=version, finished_at=written or _last_trial_end(records),
+                   agent_models=tuple((a, plan.model_of(a), versions.get(a)) for a in plan.agents),
                    isolation=records[0][0].isolation if records else None)
     return info, records
 
 
-def _version(run_dir: RunDir, plan: RunPlan) -> str:
-    """The AgentBench version in the run's own results file, if one was written."""
-    import json
-
+def _results_files(run_dir: RunDir, plan: RunPlan) -> tuple[str, str | None]:
+    """The AgentBench version in the run's own results files and when the first was written (the
+    run's end: the harness writes them as it finishes), if any was."""
+    version, written = "unknown", []
     for agent in plan.agents:
         with contextlib.suppress(OSError, ValueError, AgentBenchError):
-            text = run_dir.results_file(agent).read_text(encoding="utf-8")
-            version = json.loads(text).get("agentbench_version")
-            if isinstance(version, str):
-                return version
-    return "unknown"
+            path = run_dir.results_file(agent)
+            data = parse_json(path.read_text(encoding="utf-8"), str(path))
+            data = data if isinstance(data, dict) else {}
+            found, created = data.get("agentbench_version"), data.get("created_at")
+            if isinstance(found, str) and version == "unknown":
+                version = found
+            if isinstance(created, str) and (moment := _parsed(created)) is not None:
+                written.append(moment)
+    return version, min(written).isoformat(timespec="seconds") if written else None
+
+
+def _last_trial_end(records: list[tuple[TrialRecord, Path]]) -> str | None:
+    """When the run's last trial ended (a run stopped before writing its results files)."""
+    ends = [start + timedelta(seconds=r.duration_s) for r, _ in records
+            if (start := _parsed(r.started_at)) is not None]
+    return max(ends).isoformat(timespec="seconds") if ends else None
+
+
+def _parsed(stamp: str) -> datetime | None:
+    with contextlib.suppress(ValueError):
+        moment = datetime.fromisoformat(stamp)
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return None
 
 
 def run_folders(results_dir: Path) -> list[str]:

@@ -69,7 +69,7 @@ def from_file(path: Path) -> Selected:
         folder = parent if (run_dir.root / "trials").is_dir() else None
         if (run_dir.root / PLAN_NAME).is_file():
             with contextlib.suppress(AgentBenchError):
-                model = run_dir.read_plan().model
+                model = run_dir.read_plan().model_of(record.agent)
         break
     return Selected(record=record, source=str(path), model=model, results_dir=folder)
 

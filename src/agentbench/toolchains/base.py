@@ -107,6 +107,16 @@ class SourceFiles:
     """Product source files (absolute paths in the workspace)."""
     tests: tuple[Path, ...] = ()
     """Test files (absolute paths in the workspace)."""
+    root: Path | None = None
+    """The folder they were listed in (the snapshot, when measuring; None: the workspace)."""
+
+    def rebased(self, root: Path) -> SourceFiles:
+        """The same files in a copy of their folder at `root`."""
+        old = self.root
+        if old is None:
+            return self
+        return SourceFiles(product=tuple(root / p.relative_to(old) for p in self.product),
+                           tests=tuple(root / p.relative_to(old) for p in self.tests), root=root)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,6 +127,9 @@ class OwnTests:
     """Counts established by the harness."""
     coverage_data: Path | None = None
     """Where the run left coverage data for `Toolchain.coverage` (None: none was collected)."""
+    confirmed_lines: Mapping[str, frozenset[int]] | None = None
+    """Lines (by resolved file path) a second, independent collector saw run, which coverage
+    claims are checked against (None: no such cross-check)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

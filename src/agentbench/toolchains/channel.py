@@ -1,9 +1,17 @@
 """A harness-owned event channel: a pipe opened before a measured process starts, read as it writes.
 
-The child gets only the write end (its descriptor number is passed in its environment); the harness
-reads JSON lines on a thread while the process runs, so what was reported stays reported whatever the
-process does afterwards. Reading stops at a size cap; lines that are not JSON objects are kept as
-problems, never trusted.
+The child gets only the write end; the harness reads JSON lines on a thread while the process runs,
+so what was reported stays reported whatever the process does afterwards. Reading stops at a size
+cap; lines that are not JSON objects are kept as problems, never trusted.
+
+How the child learns the write end's number and the run's secret (`key_pipe`): never through its
+environment, which stays readable in /proc/<pid>/environ after a process removed the variables. The
+harness writes a few fixed-size records holding them into a second pipe, closes that pipe's write end
+and lets the child inherit its read end; only the read end's number (and its inode, to tell it from
+a reused number) is in the environment. The harness's plugin reads one record as it loads, before any
+product code is imported, and closes the descriptor: what is left in /proc is the number of a closed
+descriptor. The pipe belongs to the harness's user, so a trial user cannot reopen it through
+/proc/<pid>/fd of a process that still holds it.
 """
 
 from __future__ import annotations
@@ -86,6 +94,36 @@ class Channel:
         # whole tree before returning, so the join is short. The timeout is a last resort.
         self._reader.join(timeout=30)
         return self._reader.stream()
+
+
+KEY_RECORD_BYTES = 256
+"""Size of one record in a key pipe (a JSON object padded with spaces): one read takes one record."""
+
+KEY_COPIES = 16
+"""Records per key pipe: one for each process of a command that loads the plugin (`sh -c "a; b"`)."""
+
+
+@contextlib.contextmanager
+def key_pipe(payload: dict[str, Any], copies: int = KEY_COPIES) -> Iterator[str]:
+    """A pipe holding `copies` records of `payload`, its write end already closed; yields the value
+    for the child's environment (`<read fd>:<inode>`). Pass the read fd (`key_fd`) to the child."""
+    record = json.dumps(payload).encode()
+    if len(record) > KEY_RECORD_BYTES or copies * KEY_RECORD_BYTES > 65536:
+        raise ValueError("a key pipe's records must fit in one pipe buffer")
+    read_fd, write_fd = os.pipe()
+    try:
+        os.write(write_fd, record.ljust(KEY_RECORD_BYTES) * copies)
+    finally:
+        os.close(write_fd)
+    try:
+        yield f"{read_fd}:{os.fstat(read_fd).st_ino}"
+    finally:
+        os.close(read_fd)
+
+
+def key_fd(value: str) -> int:
+    """The descriptor to pass to the child, from `key_pipe`'s value."""
+    return int(value.split(":", 1)[0])
 
 
 @contextlib.contextmanager

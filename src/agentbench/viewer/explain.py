@@ -51,8 +51,10 @@ def explain(record: TrialRecord, trial_dir: Path, score: ScoreBreakdown | None =
     parts = (("build", *_build(m)), ("tests", *_tests(m, trial_dir)), ("coverage", *_coverage(m, trial_dir)),
              ("quality", *_quality(m, trial_dir)), ("completeness", *_completeness(m)),
              ("efficiency", *_efficiency(record, score)))
+    # NOTE: the verified rubric scales every component, efficiency included, by the hidden-test
+    # pass rate; only a timed-out trial's efficiency (0 whatever the rate) needs no factor.
     found = [Component(name=name, points=getattr(score, name), weight=getattr(weights, name),
-                       why=why + (scale if name != "efficiency" else ""), details=details)
+                       why=why + ("" if why.startswith("timed out") else scale), details=details)
              for name, why, details in parts]
     if m.acceptance is not None:
         found.append(Component(name="hidden tests", points=score.acceptance, weight=weights.acceptance,
@@ -141,6 +143,10 @@ def _quality(m: Measurements, trial_dir: Path) -> tuple[str, tuple[str, ...]]:
     band = next((f"under {bound:g} earns {ratio:.0%}" for bound, ratio in QUALITY_BANDS
                  if q.average_complexity < bound), "20 or more earns nothing")
     words = f"average cyclomatic complexity {q.average_complexity:.2f} over {q.functions} functions ({band})"
+    if q.weighted_complexity is not None:
+        words += f"; weighted by lines (verified rubric) {q.weighted_complexity:.2f}"
+    if q.unanalysed:
+        words += f"; {len(q.unanalysed)} file(s) too large to analyse: the worst band"
     log = read_text(trial_dir / "logs" / "quality.log", 1024 * 1024) or ""
     worst = []
     for line in log.splitlines():

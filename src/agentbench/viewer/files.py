@@ -14,6 +14,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from agentbench.workspace import display_name
+
 WINDOW = 64 * 1024
 """Bytes of a file shown per page."""
 
@@ -53,12 +55,25 @@ def inside(root: Path, relative: str) -> Path | None:
     parts = PurePosixPath(relative).parts
     if not parts or PurePosixPath(relative).is_absolute() or ".." in parts or "." in parts:
         return None
-    path = root
+    path: Path | None = root
     for part in parts:
-        path = path / part
-        if path.is_symlink():
+        path = _entry(path, part) if path is not None else None
+        if path is None or path.is_symlink():
             return None
     return path
+
+
+def _entry(folder: Path, shown: str) -> Path | None:
+    """The entry of `folder` named `shown`, or whose undecodable name `tree` shows as `shown`
+    (`m\\xe9.py` for the bytes `m\xe9.py`); an exact name wins; None when neither exists."""
+    exact = folder / shown
+    if os.path.lexists(exact) or "\\" not in shown:
+        return exact
+    try:
+        with os.scandir(folder) as entries:
+            return next((Path(e.path) for e in entries if display_name(e.name) == shown), exact)
+    except OSError:
+        return exact
 
 
 def read_window(path: Path, offset: int = 0, size: int = WINDOW) -> Window | None:
@@ -84,7 +99,8 @@ def read_text(path: Path, limit: int = MAX_DIFF_INPUT) -> str | None:
 
 
 def tree(root: Path) -> list[tuple[str, int]]:
-    """(relative path, size) of the regular files under `root`, links never followed."""
+    """(relative path, size) of the regular files under `root`, links never followed; undecodable
+    names are shown escaped (`display_name`), and `inside` finds them again by that name."""
     found: list[tuple[str, int]] = []
     if root.is_symlink() or not root.is_dir():
         return found
@@ -97,7 +113,7 @@ def tree(root: Path) -> list[tuple[str, int]]:
             except OSError:
                 continue
             if stat.S_ISREG(info.st_mode):
-                found.append((path.relative_to(root).as_posix(), info.st_size))
+                found.append((display_name(path.relative_to(root).as_posix()), info.st_size))
             if len(found) >= MAX_LISTED:
                 return found
     return found

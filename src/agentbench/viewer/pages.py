@@ -74,7 +74,8 @@ def comparison(state: RunState) -> tuple[Comparison | None, tuple[tuple[str, Com
     if not records:
         return None, ()
     return compare_both(records, sources=[state.run_id] * len(records),
-                        models=[state.plan.model] * len(records), options=CompareOptions())
+                        models=[state.plan.model_of(r.agent) for r in records],
+                        options=CompareOptions())
 
 
 def run(library: Library, run_id: str, page: int) -> dict[str, Any]:
@@ -214,7 +215,8 @@ def log(library: Library, key: TrialKey, path: str, offset: int) -> dict[str, An
     folder = library.trial_dir(key.run_id, key.agent, key.challenge_id, key.trial)
     if path not in {name for name, _ in files.logs(folder)}:
         raise NotFound(f"no log {path!r} in this trial")
-    window = files.read_window(folder / path, offset)
+    found = files.inside(folder, path)
+    window = files.read_window(found, offset) if found else None
     if window is None:
         raise NotFound(f"{path} cannot be read")
     return {"title": path, "key": key, "path": path, "window": window, "size": files.WINDOW}
@@ -259,12 +261,16 @@ def _side(library: Library, key: TrialKey) -> dict[str, Any]:
             "behaviour": library.behaviour(key.run_id, record) if record else None}
 
 
+def _text(path: Path | None) -> str | None:
+    return files.read_text(path) if path is not None else None
+
+
 def _file_diffs(left: Path, right: Path) -> list[dict[str, Any]]:
     ours, theirs = dict(files.tree(left / "workspace")), dict(files.tree(right / "workspace"))
     out: list[dict[str, Any]] = []
     for path in sorted(set(ours) | set(theirs)):
-        a = files.read_text(left / "workspace" / path) if path in ours else None
-        b = files.read_text(right / "workspace" / path) if path in theirs else None
+        a = _text(files.inside(left / "workspace", path)) if path in ours else None
+        b = _text(files.inside(right / "workspace", path)) if path in theirs else None
         state = "only left" if b is None else "only right" if a is None else "same" if a == b else "differs"
         lines = files.diff(a, b, old_name=path, new_name=path) if state != "same" and len(out) < DIFFED_FILES else ()
         out.append({"path": path, "state": state, "lines": lines})

@@ -136,3 +136,45 @@ def test_lint_flags_uncountable_commands_and_hidden_tests_needing_modules(tmp_pa
     assert "'make test' does not run `go test`" in text and "sets -json" in text
     assert "github.com/stretchr/testify" in text and "example.com/m/kv" not in text
     assert "notes.txt" in text
+
+
+PLANTER = """\
+package m
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestAdd(t *testing.T) {
+	if Add(1, 2) != 3 {
+		t.Fatal("add")
+	}
+}
+
+// TestPlant writes a profile claiming every block ran beside the one named on its parent's command
+// line, and a block far outside m.go's lines.
+func TestPlant(t *testing.T) {
+	cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/cmdline")
+	for _, arg := range strings.Split(string(cmdline), "\\x00") {
+		if path, ok := strings.CutPrefix(arg, "-coverprofile="); ok {
+			forged := "mode: set\\nexample.com/m/m.go:9.26,10.12 1 1\\nexample.com/m/m.go:10.12,12.3 1 1\\n" +
+				"example.com/m/m.go:13.2,13.11 1 1\\nexample.com/m/m.go:100.1,900.1 500 1\\n"
+			for _, name := range []string{"planted.out", "planted" + filepath.Ext(path), "expected"} {
+				_ = os.WriteFile(filepath.Join(filepath.Dir(path), name), []byte(forged), 0o644)
+			}
+		}
+	}
+}
+"""
+
+
+def test_a_profile_planted_beside_the_named_one_is_ignored(own_tests):
+    own, ctx = own_tests({"m.go": LIB, "m_test.go": PLANTER})
+    toolchain = GoToolchain()
+    coverage = toolchain.coverage(own, toolchain.sources(ctx.dirs.workspace), ctx)
+    assert own.tests.passed == 2
+    assert (coverage.covered_lines, coverage.total_lines) == (1, 4)

@@ -128,3 +128,28 @@ def _run(judged):
 
     return ReportedRun(result=CommandResult(command="node --test", returncode=0, timed_out=False,
                                             duration_s=0.1, log="logs/test-1.log"), tally=judged)
+
+
+def test_the_channel_s_descriptor_and_secret_are_not_in_proc_environ(own_tests):
+    """Test files (children of the runner) read their own and their parent's /proc environ and every
+    key descriptor named there: no secret, so nothing to forge events with."""
+    own, _ = own_tests({"test/a.test.ts": """\
+        import { test } from "node:test";
+        import assert from "node:assert/strict";
+        import fs from "node:fs";
+        test("no secret", () => {
+          const found: string[] = [];
+          for (const pid of ["self", String(process.ppid)]) {
+            let environ = "";
+            try { environ = fs.readFileSync(`/proc/${pid}/environ`, "latin1"); } catch { continue; }
+            found.push(...(environ.match(/AGENTBENCH_REPORTER_[A-Z]+/g) ?? []).filter((v) => !v.endsWith("_KEY")));
+            for (const m of environ.matchAll(/AGENTBENCH_REPORTER_KEY=(\\d+)/g)) {
+              for (const path of [`/proc/self/fd/${m[1]}`, `/proc/${pid}/fd/${m[1]}`]) {
+                try { found.push(fs.readFileSync(path).subarray(0, 256).toString()); } catch {}
+              }
+            }
+          }
+          assert.deepEqual(found, []);
+        });
+        """})
+    assert (own.tests.passed, own.tests.failed, own.tests.problem) == (1, 0, None)

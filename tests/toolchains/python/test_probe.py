@@ -181,3 +181,32 @@ def test_the_one_off_build_of_the_scoring_environment_is_announced_once(tmp_path
     env.template_site_packages(tmp_path, tmp_path / "logs", said.append)
     env.template_site_packages(tmp_path, tmp_path / "logs", said.append)
     assert len(said) == 1 and "building the Python scoring environment once" in said[0]
+
+
+SECRET_HUNT = """
+def test_no_secret_in_proc():
+    import os, re
+    found = []
+    for pid in ("self", str(os.getppid())):
+        try:
+            environ = open(f"/proc/{pid}/environ", "rb").read()
+        except OSError:
+            continue
+        found += [v for v in re.findall(rb"(AGENTBENCH_PROBE_\\w+)=", environ) if not v.endswith(b"_KEY")]
+        for fd_text in re.findall(rb"AGENTBENCH_PROBE_KEY=(\\\\d+)", environ):
+            for path in (f"/proc/self/fd/{int(fd_text)}", f"/proc/{pid}/fd/{int(fd_text)}"):
+                try:
+                    with open(path, "rb") as f:
+                        found.append(f.read(256))
+                except OSError:
+                    pass
+    assert not found, found
+"""
+
+
+def test_the_channel_s_descriptor_and_secret_are_not_in_proc_environ(own_tests):
+    """A test reads /proc/self/environ and its parent's, and every key descriptor named there: it
+    finds no secret (the key pipe was read and closed by the probe before any test ran)."""
+    m = own_tests({"tests/test_a.py": SECRET_HUNT},
+                  "python -m pytest tests -q", "sh -c 'python -m pytest tests -q'")
+    assert (m.passed, m.failed, m.problem) == (2, 0, None)

@@ -30,7 +30,7 @@ from agentbench.toolchains.base import (
 from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.go import hidden
 from agentbench.toolchains.go.assets import go_assets, load_go, trial_build_cache
-from agentbench.toolchains.go.coverage import measure_coverage
+from agentbench.toolchains.go.coverage import expected_profile, expected_profiles, measure_coverage
 from agentbench.toolchains.go.gotest import Tally, go_test_argv, tally
 from agentbench.toolchains.go.lint import lint_go_challenge
 from agentbench.toolchains.go.sources import classify_sources, test_files_of
@@ -60,8 +60,7 @@ class GoToolchain:
         """A fresh folder with the trial's own build cache, GOPATH and coverage folder."""
         work = ctx.private_dir("env")
         trial_build_cache(ctx.assets, ctx.dirs.base, work)
-        for name in ("gopath", "cover"):
-            (work / name).mkdir()
+        (work / "gopath").mkdir()
         ctx.let_write(work)  # NOTE: the trial's builds and tests write the caches and profiles there
         return work
 
@@ -90,22 +89,22 @@ class GoToolchain:
         """Each `go test` command with -json and coverage of every package of the module."""
         go = load_go(ctx.assets)
         runs: list[tuple[CommandResult, Tally]] = []
+        folder, names = ctx.private_dir("cover"), ctx.private_dir("cover-names") / "profiles"
         for index, command in enumerate(challenge.test_commands, start=1):
-            profile = work / "cover" / f"test-{index}.out"
+            profile = expected_profile(folder, names, ctx)
             argv, direct = go_test_argv(command, str(go), ("-count=1", "-coverpkg=./...",
                                                            f"-coverprofile={profile}"))
             result = run_command(CommandSpec(command=command, env=go_env(go, ctx.dirs, work),
                                              log_name=f"test-{index}", argv=argv),
-                                 ctx, ctx.confinement(work))
+                                 ctx, ctx.confinement(work, profile, readable=(folder,)))
             runs.append((result, tally(read_log(ctx, result), returncode=result.returncode,
                                        timed_out=result.timed_out, direct=direct)))
-        return OwnTests(tests=_measurement(runs, ctx), coverage_data=work / "cover")
+        return OwnTests(tests=_measurement(runs, ctx), coverage_data=names)
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
-        """Statements covered over every product file."""
-        folder = own.coverage_data
-        profiles = sorted(folder.glob("*.out")) if folder is not None and folder.is_dir() else []
-        return measure_coverage(profiles, sources.product, ctx)
+        """Statements covered over every product file, from the profiles the harness named only."""
+        profiles = expected_profiles(own.coverage_data) if own.coverage_data is not None else []
+        return measure_coverage(profiles, sources, ctx)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests in a copy of `project`."""

@@ -1,34 +1,41 @@
 """Statement coverage of every product Go file by the agent's tests, from `go test -coverprofile`.
 
-The harness adds `-coverpkg=./... -coverprofile=<its folder>` to every `go test` command, so each
-package of the module is instrumented in every test binary and the go command writes one profile.
-The harness reads the profiles itself (regular files only): a block counts its statements, covered
-when any test binary ran it. A product file no profile mentions (never compiled into a test binary,
+The harness adds `-coverpkg=./... -coverprofile=<file>` to every `go test` command, so each package
+of the module is instrumented in every test binary and the go command writes one profile. Each
+profile is a file with an unpredictable name that the harness creates, empty, for that command and
+hands to the trial's user, in a folder of the harness's own which that user can read but not add
+files to; the harness reads exactly those files (a profile planted beside them cannot exist, and a
+file there the harness did not name is never read). A block counts its statements, covered when any
+test binary ran it; a block that does not lie inside its file's lines, or claims more statements
+than its lines hold, is not a statement that exists and is dropped. A product file no profile mentions (never compiled into a test binary,
 e.g. excluded by a build constraint) counts every non-blank, non-comment line as one uncovered
-statement. There is nothing like a pragma to exclude code.
+statement. There is nothing like a pragma to exclude code. Profiles are read as regular files only
+(`read_regular`); the module path and the source lines are the snapshot's (`SourceFiles.root`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext, write_coverage_report
+from agentbench.snapshot import read_regular
+from agentbench.toolchains.base import MeasureContext, SourceFiles, write_coverage_report
 from agentbench.toolchains.go.sources import module_path
 
 _BLOCK = re.compile(r"^(.+\.go):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$")
 MAX_PROFILE_BYTES = 256 * 1024 * 1024
 
 
-def measure_coverage(profiles: Iterable[Path], product: Sequence[Path], ctx: MeasureContext) -> CoverageMeasurement:
-    """Covered / total statements over every file in `product` (see the module docstring)."""
-    workspace = ctx.dirs.workspace
-    blocks = _blocks(profiles, module_path(workspace))
+def measure_coverage(profiles: Iterable[Path], sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+    """Covered / total statements over every product file (see the module docstring)."""
+    root = sources.root or ctx.dirs.workspace
+    blocks = _existing(_blocks(profiles, module_path(root)), root)
     per_file: dict[str, tuple[int, int]] = {}
-    for path in product:
-        rel = str(path.relative_to(workspace))
+    for path in sources.product:
+        rel = str(path.relative_to(root))
         mine = blocks.get(rel)
         if mine is None:
             per_file[rel] = (0, _code_lines(path))
@@ -39,6 +46,30 @@ def measure_coverage(profiles: Iterable[Path], product: Sequence[Path], ctx: Mea
     _write_report(ctx, per_file, problem)
     return CoverageMeasurement(covered_lines=covered, total_lines=sum(t for _, t in per_file.values()),
                                files=len(per_file), problem=problem if not covered else None)
+
+
+PROFILE_SUFFIX = ".cover"
+"""The suffix of the profiles the harness names."""
+
+def expected_profile(folder: Path, names: Path, ctx: MeasureContext) -> Path:
+    """A fresh, empty profile file with an unpredictable name in the harness's `folder`, writable by
+    the trial's user (the folder stays the harness's); its path is added to the harness's list
+    `names` (a file in another folder of the harness's, which no trial process sees)."""
+    profile = folder / f"{secrets.token_hex(12)}{PROFILE_SUFFIX}"
+    profile.touch(mode=0o600, exist_ok=False)
+    with names.open("a", encoding="utf-8") as listed:
+        listed.write(str(profile) + "\n")
+    ctx.let_read(folder)
+    ctx.let_write(profile)
+    return profile
+
+
+def expected_profiles(names: Path) -> list[Path]:
+    """The profiles the harness listed in `names` (any other file is ignored)."""
+    try:
+        return [Path(line) for line in names.read_text(encoding="utf-8").splitlines() if line]
+    except OSError:
+        return []
 
 
 def _blocks(profiles: Iterable[Path], module: str | None) -> dict[str, dict[str, tuple[int, bool]]]:
@@ -57,13 +88,26 @@ def _blocks(profiles: Iterable[Path], module: str | None) -> dict[str, dict[str,
     return found
 
 
+def _existing(blocks: dict[str, dict[str, tuple[int, bool]]],
+              workspace: Path) -> dict[str, dict[str, tuple[int, bool]]]:
+    """Only blocks inside their file's lines, claiming no more statements than those lines hold."""
+    kept: dict[str, dict[str, tuple[int, bool]]] = {}
+    for rel, found in blocks.items():
+        try:
+            lines = (workspace / rel).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for key, (statements, hit) in found.items():
+            start, _, end, _ = (int(n) for n in key.split(","))
+            code = sum(1 for line in lines[start - 1:end] if line.strip())
+            if 1 <= start <= end <= len(lines) and 0 <= statements <= max(code, 1):
+                kept.setdefault(rel, {})[key] = (statements, hit)
+    return kept
+
+
 def _lines(profile: Path) -> list[str]:
-    try:
-        if not profile.is_file() or profile.is_symlink() or profile.stat().st_size > MAX_PROFILE_BYTES:
-            return []
-        return profile.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    data = read_regular(profile, MAX_PROFILE_BYTES)
+    return data.decode("utf-8", errors="replace").splitlines() if data is not None else []
 
 
 def _code_lines(path: Path) -> int:

@@ -74,7 +74,7 @@ class TypeScriptToolchain:
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Lines covered over every product file."""
-        return measure_coverage(own.coverage_data, sources.product, ctx, load_tools(ctx.assets))
+        return measure_coverage(own.coverage_data, sources, ctx, load_tools(ctx.assets))
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""

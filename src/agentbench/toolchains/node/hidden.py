@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.snapshot import read_regular
 from agentbench.toolchains.base import (
     CommandSpec,
     HiddenRun,
@@ -165,15 +166,20 @@ def _outside(judged: Tally, tests_dir: Path) -> list[str]:
             "registered it)" for name in judged.files if not name.startswith(prefix)]
 
 
+MAX_JUNIT_BYTES = 64 * 1024 * 1024
+"""A larger JUnit report is not read (the hidden tests are then void)."""
+
+
 def _junit_passed(path: Path) -> int | None:
     """Passed test cases by the JUnit report (None when there is none or it cannot be read)."""
     import xml.etree.ElementTree as ET
 
-    if not path.is_file() or path.is_symlink():
+    data = read_regular(path, MAX_JUNIT_BYTES)  # NOTE: the tests' process could make it a FIFO
+    if data is None:
         return None
     try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError, ValueError):
+        root = ET.fromstring(data)
+    except (ET.ParseError, ValueError):
         return None
     bad = ("failure", "error", "skipped")
     return sum(1 for case in root.iter("testcase") if not any(case.find(tag) is not None for tag in bad))

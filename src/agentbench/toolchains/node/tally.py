@@ -2,8 +2,8 @@
 
 The reporter (`js/reporter.mjs`) is copied for every command under a random name into a folder the
 harness just made and loaded with `--test-reporter`. It reports over a pipe (`channel`) whose write
-end the test runner inherits; the descriptor number, the pipe's inode and a secret come in the
-environment, and the reporter removes them before any test process starts. `tally` turns the events
+end the test runner inherits; the descriptor number, the pipe's inode and a secret come through a key
+pipe (`channel.key_pipe`), never in the environment. `tally` turns the events
 into counts: every reported test is in the total; a skipped or todo test is not a passed one; a
 test file that failed to run counts as one failed test; a file that reported no test counts nothing.
 Anything inconsistent (events without the run's secret, a runner that never finished without being
@@ -35,10 +35,14 @@ class Reporter:
     nonce: str
     """Secret every event of this run must carry."""
 
-    def variables(self, write_fd: int) -> dict[str, str]:
-        """What the test runner needs in its environment to report over the pipe."""
-        return {"AGENTBENCH_REPORTER_FD": str(write_fd), "AGENTBENCH_REPORTER_NONCE": self.nonce,
-                "AGENTBENCH_REPORTER_INODE": str(os.fstat(write_fd).st_ino)}
+    def key(self, write_fd: int) -> dict[str, Any]:
+        """What the key pipe (`channel.key_pipe`) tells the reporter: never in the environment."""
+        return {"fd": write_fd, "nonce": self.nonce, "inode": str(os.fstat(write_fd).st_ino)}
+
+    @staticmethod
+    def variables(key: str) -> dict[str, str]:
+        """What the test runner needs in its environment to find its key pipe."""
+        return {"AGENTBENCH_REPORTER_KEY": key}
 
     def flags(self) -> tuple[str, ...]:
         """The runner's reporters: this one (its own output discarded to stderr), then `spec`."""

@@ -22,7 +22,7 @@ from agentbench.toolchains.base import (
     command_argv,
     run_command,
 )
-from agentbench.toolchains.channel import open_channel
+from agentbench.toolchains.channel import key_fd, key_pipe, open_channel
 from agentbench.toolchains.node.tally import Reporter, Tally, install_reporter, tally
 from agentbench.toolchains.node.tools import NodeTools
 
@@ -70,13 +70,13 @@ def run_reported(spec: ReportedCommand, ctx: MeasureContext, confinement: Confin
     reporter = install_reporter(ctx.private_dir("reporter"))
     ctx.let_read(reporter.file.parent)
     argv, direct = (with_reporter(spec.argv, reporter), True) if spec.argv else node_argv(spec.command, tools)
-    with open_channel() as channel:
-        env = {**spec.env, **reporter.variables(channel.write_fd)}
+    with open_channel() as channel, key_pipe(reporter.key(channel.write_fd)) as key:
+        env = {**spec.env, **reporter.variables(key)}
         if not spec.argv:
             env["NODE_OPTIONS"] = " ".join(f'"{flag}"' for flag in reporter.flags())
         result = run_command(CommandSpec(
             command=spec.command, env=env, log_name=spec.log_name, argv=argv, timeout_s=spec.timeout_s,
-            cwd=spec.cwd, pass_fds=(channel.write_fd,),
+            cwd=spec.cwd, pass_fds=(channel.write_fd, key_fd(key)),
         ), ctx, replace(confinement, readable=(*confinement.readable, reporter.file.parent)))
         stream = channel.stream()
     judged = tally(stream, reporter, returncode=result.returncode, timed_out=result.timed_out,

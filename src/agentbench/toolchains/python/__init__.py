@@ -3,7 +3,7 @@ over every product file, lizard-ready source lists, hidden tests against a copy 
 
 from __future__ import annotations
 
-import sys
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,13 +19,17 @@ from agentbench.toolchains.python.env import (
     create_env,
     template_site_packages,
 )
+from agentbench.toolchains.python.interpreter import base_python
 from agentbench.toolchains.python.lint import lint_python_challenge
 from agentbench.toolchains.python.sources import classify_sources
 from agentbench.toolchains.python.testrun import run_probed, to_measurement
 
-COVERAGE_CORE = {"COVERAGE_CORE": "sysmon"} if sys.version_info >= (3, 12) else {}
-"""On Python 3.12+ coverage measures through sys.monitoring, much cheaper in every process it starts
-in (the trial environments use AgentBench's own Python)."""
+
+def coverage_core() -> dict[str, str]:
+    """On Python 3.12+ coverage measures through sys.monitoring, much cheaper in every process it
+    starts in (the trial environments' Python, see `interpreter`)."""
+    series = tuple(int(part) for part in base_python().version.split(".")[:2])
+    return {"COVERAGE_CORE": "sysmon"} if series >= (3, 12) else {}
 
 
 def _env(work: Path) -> PythonEnv:
@@ -65,16 +69,29 @@ class PythonToolchain:
         """Each test command under the probe, with coverage on in every process of the venv."""
         rc = coverage_config(work, ctx.dirs.workspace)
         ctx.let_write(work)
-        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc), **COVERAGE_CORE})
+        env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc), **coverage_core()})
         runs = [run_probed(CommandSpec(command=command, env=env, log_name=f"test-{index}"),
                            ctx, ctx.confinement(work))
                 for index, command in enumerate(challenge.test_commands, start=1)]
         return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace),
-                        coverage_data=work / "coverage")
+                        coverage_data=work / "coverage", confirmed_lines=self._trace(challenge, ctx, work))
+
+    @staticmethod
+    def _trace(challenge: Challenge, ctx: MeasureContext, work: Path) -> dict[str, frozenset[int]]:
+        """Each test command once more, coverage.py off, the probe's own line collector on: the lines
+        it saw run (see `coverage`); its outcomes are logged (`trace-N`), never counted."""
+        env = command_env(_env(work), ctx.dirs)
+        seen: dict[str, set[int]] = {}
+        for index, command in enumerate(challenge.test_commands, start=1):
+            run = run_probed(CommandSpec(command=command, env=env, log_name=f"trace-{index}"),
+                             ctx, ctx.confinement(work), trace=(ctx.dirs.workspace,))
+            for name, lines in run.tally.lines:
+                seen.setdefault(os.path.realpath(name), set()).update(lines)
+        return {name: frozenset(lines) for name, lines in seen.items()}
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Statements covered over every product file."""
-        return measure_coverage(own.coverage_data, sources.product, ctx)
+        return measure_coverage(own.coverage_data, sources, ctx, own.confirmed_lines)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import tempfile
 import venv
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from agentbench import process
 from agentbench.errors import RunError
+from agentbench.toolchains.python.interpreter import BasePython, base_python
 from agentbench.workspace import TrialDirs, cache_lock
 
 TEMPLATE_PACKAGES: tuple[str, ...] = ("pytest", "coverage", "setuptools", "wheel", "hatchling")
@@ -48,8 +50,9 @@ class PythonEnv:
 def template_site_packages(cache: Path, log_dir: Path,
                            announce: Callable[[str], None] = lambda _: None) -> Path:
     """The cached template environment's site-packages, built once (under a lock) if missing."""
+    base = base_python()
     key = hashlib.sha256(
-        f"{sys.version}|{sys.base_prefix}|{','.join(TEMPLATE_PACKAGES)}|{TEMPLATE_LAYOUT}".encode()
+        f"{_identity(base)}|{','.join(TEMPLATE_PACKAGES)}|{TEMPLATE_LAYOUT}".encode()
     ).hexdigest()[:12]
     root = cache / "envs" / f"template-{key}"
     if not (root / "READY").exists():
@@ -61,14 +64,26 @@ def template_site_packages(cache: Path, log_dir: Path,
     return _site_packages(root)
 
 
+def _identity(base: BasePython) -> str:
+    if base.executable == Path(getattr(sys, "_base_executable", sys.executable)):
+        return f"{sys.version}|{sys.base_prefix}"  # NOTE: the key caches built before the choice
+    return f"{base.version}|{base.executable}"
+
+
 def _build_template(root: Path, log_dir: Path) -> None:
     import shutil
 
     shutil.rmtree(root, ignore_errors=True)
-    venv.EnvBuilder(with_pip=True, symlinks=True, clear=True).create(root)
     python = root / "bin" / "python"
+    base = base_python()
+    if base.note:  # another interpreter: a pip-less venv, filled by AgentBench's own pip
+        _make_venv(base, root)
+        pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "pip"]
+    else:
+        venv.EnvBuilder(with_pip=True, symlinks=True, clear=True).create(root)
+        pip = [str(python), "-m", "pip", "install"]
     result = process.run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *TEMPLATE_PACKAGES],
+        [*pip, "--disable-pip-version-check", "-q", *TEMPLATE_PACKAGES],
         cwd=root, env={"PATH": f"{python.parent}:{BASE_PATH}", "HOME": str(root)},
         timeout_s=900, stdout_path=log_dir / "template-env.log", stderr_path=log_dir / "template-env.err",
     )
@@ -101,7 +116,11 @@ def create_env(root: Path, template_site: Path, *, coverage_hook: bool = False,
     standard library and the template (so they can shadow neither).
     """
     root.mkdir(exist_ok=False)
-    venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
+    base = base_python()
+    if base.note:
+        _make_venv(base, root)
+    else:
+        venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
     site = _site_packages(root)
     (site / "00-agentbench-template.pth").write_text(f"{template_site}\n", encoding="utf-8")
     if coverage_hook:
@@ -114,6 +133,19 @@ def create_env(root: Path, template_site: Path, *, coverage_hook: bool = False,
         (site / "zz-agentbench-project.pth").write_text(
             "".join(f"{path}\n" for path in appended), encoding="utf-8")
     return PythonEnv(root=root, python=root / "bin" / "python", site_packages=site)
+
+
+def _make_venv(base: BasePython, root: Path) -> None:
+    """A pip-less venv in `root` made by `base` itself (its version may differ from AgentBench's)."""
+    with tempfile.TemporaryDirectory(prefix="agentbench-venv-") as tmp:
+        result = process.run([str(base.executable), "-I", "-m", "venv", "--without-pip", str(root)],
+                             cwd=Path(tmp), env={"PATH": BASE_PATH, "LANG": "C.UTF-8"}, timeout_s=120,
+                             stdout_path=Path(tmp) / "out", stderr_path=Path(tmp) / "err")
+        if not result.ok:
+            detail = (Path(tmp) / "err").read_text(encoding="utf-8", errors="replace").strip()
+            raise RunError(f"could not make a virtual environment with {base.executable}: "
+                           f"{detail.splitlines()[-1] if detail else f'exit {result.returncode}'}",
+                           "install that Python's venv module (Debian/Ubuntu: apt-get install python3-venv)")
 
 
 def command_env(env: PythonEnv, dirs: TrialDirs, extra: Mapping[str, str] | None = None) -> dict[str, str]:

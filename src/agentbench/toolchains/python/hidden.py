@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.snapshot import read_regular
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, hidden_measurement
 from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
 from agentbench.toolchains.python.canaries import Rendered, candidates, is_test_file, render
@@ -33,6 +34,8 @@ PLANTED_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py"
 PROBE_MARKERS = (b"AGENTBENCH_PROBE", b"agentbench_probe")
 """Text no product file has a reason to contain: code aimed at the harness's probe."""
 MAX_SCANNED_BYTES = 4 * 1024 * 1024
+MAX_JUNIT_BYTES = 64 * 1024 * 1024
+"""A larger JUnit report is not read (the hidden tests are then void)."""
 
 
 def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
@@ -123,11 +126,12 @@ def _junit_passed(path: Path) -> int | None:
     """Passed tests by the JUnit report (None when there is none or it cannot be read)."""
     from junitparser import JUnitXml, JUnitXmlError
 
-    if not path.is_file() or path.is_symlink():
+    data = read_regular(path, MAX_JUNIT_BYTES)  # NOTE: the tests' process could make it a FIFO
+    if data is None:
         return None
     try:
-        xml = JUnitXml.fromfile(str(path))
-    except (JUnitXmlError, OSError, ValueError, SyntaxError):
+        xml = JUnitXml.fromstring(data)
+    except (JUnitXmlError, ValueError, SyntaxError):
         return None
     suites = list(xml) if isinstance(xml, JUnitXml) else [xml]
     return sum(1 for suite in suites for case in suite if case.is_passed)

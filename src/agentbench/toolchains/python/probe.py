@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,10 +36,19 @@ class Probe:
     nonce: str
     """Secret every event of this run must carry."""
 
-    def variables(self, write_fd: int) -> dict[str, str]:
-        """What the pytest process needs in its environment to load the probe and report."""
+    def variables(self, key: str) -> dict[str, str]:
+        """What the pytest process needs in its environment to load the probe and find its key pipe
+        (`channel.key_pipe`: the channel's descriptor and the secret are never in the environment)."""
         return {"PYTEST_ADDOPTS": f"-p {self.module} -p no:xdist -p no:randomly",
-                "AGENTBENCH_PROBE_FD": str(write_fd), "AGENTBENCH_PROBE_NONCE": self.nonce}
+                "AGENTBENCH_PROBE_KEY": key}
+
+    def key(self, write_fd: int, trace: Sequence[Path] = ()) -> dict[str, Any]:
+        """What the key pipe tells the probe (`trace`: record which lines of files under these
+        folders run, the harness's second coverage collector)."""
+        key: dict[str, Any] = {"fd": write_fd, "nonce": self.nonce}
+        if trace:
+            key["trace"] = sorted({str(p) for p in trace} | {str(p.resolve()) for p in trace})
+        return key
 
     @property
     def file(self) -> Path:
@@ -69,6 +78,8 @@ class Tally:
     tampering: tuple[str, ...] = ()
     problem: str | None = None
     hooks: tuple[str, ...] = ()
+    lines: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """(file, lines) the probe's own line collector saw run (only when asked to trace)."""
 
 
 @dataclass(slots=True)
@@ -80,6 +91,7 @@ class _Session:
     tests: dict[str, dict[str, Any]] = field(default_factory=dict)
     exitstatus: int | None = None
     hooks: list[str] = field(default_factory=list)
+    lines: dict[str, set[int]] = field(default_factory=dict)
 
 
 def tally(stream: Stream, probe: Probe, *, returncode: int | None, timed_out: bool,
@@ -148,6 +160,11 @@ def _apply(session: _Session, event: Mapping[str, Any], tampering: list[str]) ->
         if test_id in session.tests or test_id not in session.collected:
             tampering.append(f"an unexpected or repeated outcome for {test_id!r}")
         session.tests[test_id] = dict(event)
+    elif kind == "lines":
+        files = event.get("files")
+        for name, lines in (files.items() if isinstance(files, dict) else ()):
+            if isinstance(lines, list):
+                session.lines.setdefault(str(name), set()).update(n for n in lines if isinstance(n, int))
     elif kind == "finish":
         if session.exitstatus is not None:
             tampering.append("a session finished twice")
@@ -200,4 +217,13 @@ def _count(sessions: list[_Session], tampering: list[str]) -> Tally:
         files=tuple(sorted({f for s in sessions for f in s.files})), outcomes=tuple(outcomes),
         tampering=tuple(dict.fromkeys(tampering)),
         hooks=tuple(dict.fromkeys(h for s in sessions for h in s.hooks)),
+        lines=_lines(sessions),
     )
+
+
+def _lines(sessions: list[_Session]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    merged: dict[str, set[int]] = {}
+    for session in sessions:
+        for name, lines in session.lines.items():
+            merged.setdefault(name, set()).update(lines)
+    return tuple((name, tuple(sorted(lines))) for name, lines in sorted(merged.items()))

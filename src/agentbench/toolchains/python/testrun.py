@@ -21,7 +21,7 @@ from agentbench.toolchains.base import (
     command_argv,
     run_command,
 )
-from agentbench.toolchains.channel import open_channel
+from agentbench.toolchains.channel import key_fd, key_pipe, open_channel
 from agentbench.toolchains.python.probe import Tally, install_probe, tally
 
 
@@ -33,18 +33,22 @@ class ProbedRun:
     tally: Tally
 
 
-def run_probed(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> ProbedRun:
+def run_probed(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement,
+               trace: Sequence[Path] = ()) -> ProbedRun:
     """Run one pytest command (its environment without the probe's variables) with a fresh probe
-    and judge what it reported."""
+    and judge what it reported (`trace`: the probe also reports which lines under these folders
+    ran in each pytest process)."""
 
     probe = install_probe(ctx.private_dir("probe"))
     ctx.let_read(probe.folder)
     argv = spec.argv or tuple(command_argv(spec.command))
     with open_channel() as channel:
-        env = {**spec.env, **probe.variables(channel.write_fd),
-               "PYTHONPATH": ":".join(filter(None, [str(probe.folder), spec.env.get("PYTHONPATH")]))}
-        result = run_command(replace(spec, env=env, argv=argv, pass_fds=(channel.write_fd,)), ctx,
-                             replace(confinement, readable=(*confinement.readable, probe.folder)))
+        with key_pipe(probe.key(channel.write_fd, trace)) as key:
+            env = {**spec.env, **probe.variables(key),
+                   "PYTHONPATH": ":".join(filter(None, [str(probe.folder), spec.env.get("PYTHONPATH")]))}
+            result = run_command(replace(spec, env=env, argv=argv,
+                                         pass_fds=(channel.write_fd, key_fd(key))), ctx,
+                                 replace(confinement, readable=(*confinement.readable, probe.folder)))
         stream = channel.stream()
     judged = tally(stream, probe, returncode=result.returncode, timed_out=result.timed_out,
                    direct=argv[0] != "/bin/sh")

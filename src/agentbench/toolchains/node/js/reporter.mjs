@@ -2,19 +2,39 @@
 //
 // Loaded by the harness through --test-reporter (copied under a random name into a folder the
 // harness just made). It writes one JSON line per event to a pipe the harness opened before the run:
-// its descriptor number, the pipe's inode and a secret come in the environment and are removed here,
-// before the runner starts any test process. A descriptor that is not that very pipe (e.g. a number
-// reused after a launcher closed it) is never written to.
+// its descriptor number, the pipe's inode and a secret come in one record read from a second pipe
+// whose write end the harness already closed (AGENTBENCH_REPORTER_KEY names its descriptor and inode;
+// the descriptor is closed once read), so none of them is ever in the environment, where
+// /proc/<pid>/environ would keep it. A descriptor that is not that very pipe (e.g. a number reused
+// after a launcher closed it) is never read or written.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const fdText = process.env.AGENTBENCH_REPORTER_FD ?? '';
-const nonce = process.env.AGENTBENCH_REPORTER_NONCE ?? '';
-const inode = process.env.AGENTBENCH_REPORTER_INODE ?? '';
-delete process.env.AGENTBENCH_REPORTER_FD;
-delete process.env.AGENTBENCH_REPORTER_NONCE;
-delete process.env.AGENTBENCH_REPORTER_INODE;
+const KEY_RECORD_BYTES = 256;
+
+function readKey(value) {
+  const [fdText, inodeText] = value.split(':');
+  if (!/^\d+$/.test(fdText ?? '')) return {};
+  const keyFd = Number(fdText);
+  try {
+    const stat = fs.fstatSync(keyFd, { bigint: true });
+    if (!stat.isFIFO() || String(stat.ino) !== inodeText) return {};
+    const buffer = Buffer.alloc(KEY_RECORD_BYTES);
+    const read = fs.readSync(keyFd, buffer, 0, KEY_RECORD_BYTES, null);
+    fs.closeSync(keyFd);
+    const key = JSON.parse(buffer.subarray(0, read).toString());
+    return key !== null && typeof key === 'object' ? key : {};
+  } catch {
+    return {};
+  }
+}
+
+const key = readKey(process.env.AGENTBENCH_REPORTER_KEY ?? '');
+delete process.env.AGENTBENCH_REPORTER_KEY;
+const fdText = String(key.fd ?? '');
+const nonce = typeof key.nonce === 'string' ? key.nonce : '';
+const inode = String(key.inode ?? '');
 
 function channel() {
   if (!/^\d+$/.test(fdText)) return null;

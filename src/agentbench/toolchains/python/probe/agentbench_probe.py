@@ -2,9 +2,11 @@
 
 Loaded by the harness with `-p <random module name>` into every pytest run it measures. It imports
 nothing from AgentBench (it runs in the trial's environment). Events are JSON lines written to a pipe
-the harness opened before the run (its descriptor number in AGENTBENCH_PROBE_FD, made non-inheritable
-here so no child process gets it); the harness reads them as they are written, so nothing the tested
-code does at exit can change what was already reported.
+the harness opened before the run (made non-inheritable here so no child process gets it); the harness
+reads them as they are written, so nothing the tested code does at exit can change what was already
+reported. The pipe's descriptor number and the run's secret come in one record read from a second,
+already-closed pipe (AGENTBENCH_PROBE_KEY names its descriptor and inode) which the probe closes at
+once: neither is ever in the environment, so /proc/<pid>/environ holds nothing worth reading.
 
 For each test phase the probe keeps two outcomes: the *raw* one, taken from the innermost
 `pytest_runtest_makereport` wrapper (registered once collection is over, so after every conftest) and
@@ -18,13 +20,15 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
+import sys
 from collections.abc import Generator
 from typing import Any
 
 import pytest
 
-_FD_VARIABLE = "AGENTBENCH_PROBE_FD"
-_NONCE_VARIABLE = "AGENTBENCH_PROBE_NONCE"
+_KEY_VARIABLE = "AGENTBENCH_PROBE_KEY"
+_KEY_RECORD_BYTES = 256
 _INNER_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_setup", "pytest_runtest_call",
                 "pytest_runtest_teardown", "pytest_pyfunc_call")
 _OUTCOME_HOOKS = ("pytest_runtest_makereport", "pytest_runtest_call", "pytest_pyfunc_call",
@@ -36,9 +40,12 @@ class _Channel:
     """The write end of the harness's pipe (None when run outside the harness)."""
 
     def __init__(self) -> None:
-        value = os.environ.pop(_FD_VARIABLE, "")
-        self.nonce = os.environ.pop(_NONCE_VARIABLE, "")
-        self.fd = int(value) if value.isdigit() else None
+        key = _read_key(os.environ.pop(_KEY_VARIABLE, ""))
+        roots = key.get("trace")
+        self.lines = _Lines([str(r) for r in roots]) if isinstance(roots, list) else None
+        fd, nonce = key.get("fd"), key.get("nonce")
+        self.nonce = nonce if isinstance(nonce, str) else ""
+        self.fd = fd if isinstance(fd, int) and self.nonce else None
         if self.fd is not None:
             os.set_inheritable(self.fd, False)
 
@@ -50,9 +57,62 @@ class _Channel:
             data = data[os.write(self.fd, data):]
 
 
+def _read_key(value: str) -> dict[str, Any]:
+    """One record from the key pipe named `<fd>:<inode>` (closed after), or {} without one."""
+    fd_text, _, inode = value.partition(":")
+    if not fd_text.isdigit():
+        return {}
+    fd = int(fd_text)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISFIFO(info.st_mode) or str(info.st_ino) != inode:
+            return {}
+        record = os.read(fd, _KEY_RECORD_BYTES)
+        os.close(fd)
+        key = json.loads(record)
+    except (OSError, ValueError):
+        return {}
+    return key if isinstance(key, dict) else {}
+
+
+class _Lines:
+    """The harness's second line collector (only when the key names `trace` roots): a trace function
+    of its own, for the runs the harness makes to cross-check coverage.py's figures (coverage.py is
+    off in those runs). It records which lines of files under the roots ran in this process."""
+
+    def __init__(self, roots: list[str]) -> None:
+        self.roots = tuple(r.rstrip("/") + "/" for r in roots)
+        self.seen: dict[str, set[int]] = {}
+
+    def start(self) -> None:
+        import threading
+
+        threading.settrace(self.trace)
+        sys.settrace(self.trace)
+
+    def trace(self, frame: Any, event: str, arg: Any) -> Any:
+        name = frame.f_code.co_filename
+        if not name.startswith(self.roots):
+            return None
+        lines = self.seen.setdefault(name, set())
+        lines.add(frame.f_lineno)
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                lines.add(frame.f_lineno)
+            return local
+
+        return local
+
+    def event(self, sid: str) -> dict[str, Any]:
+        return {"e": "lines", "sid": sid, "files": {k: sorted(v) for k, v in self.seen.items()}}
+
+
 _CHANNEL = _Channel()
 _CHANNEL.send({"e": "hello", "file": __file__, "pytest": pytest.__version__})
 _NAME = f"agentbench-probe-{_CHANNEL.nonce[:12]}"
+if _CHANNEL.lines is not None and _CHANNEL.fd is not None:
+    _CHANNEL.lines.start()
 
 
 class _Inner:
@@ -166,6 +226,8 @@ class _Probe:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: Any, exitstatus: Any) -> None:
+        if _CHANNEL.lines is not None:
+            _CHANNEL.send(_CHANNEL.lines.event(self.sid))
         _CHANNEL.send({"e": "finish", "sid": self.sid, "exitstatus": int(exitstatus)})
 
 
