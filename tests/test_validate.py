@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tests.cli.helpers import invoke
 from tests.conftest import write
+from tests.requirements import jobs
 
 
 def validate(capsys, root: Path, tmp_path: Path):
@@ -19,7 +20,7 @@ def validate(capsys, root: Path, tmp_path: Path):
             return a + b
         ''')
     r = invoke(capsys, "validate", "easy/adder", "--challenges", str(root), "--results",
-               str(tmp_path / "v"), "--repeats", "2", "--jobs", "2")
+               str(tmp_path / "v"), "--repeats", "2", "--jobs", jobs())
     return r, " ".join(r.out.split())
 
 

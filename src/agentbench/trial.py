@@ -80,6 +80,8 @@ class RunShared:
     """Values redacted from every trial folder and record."""
     versions: dict[str, str | None] = field(default_factory=dict)
     """Per agent: its CLI's version, asked once per run."""
+    hidden_paths: tuple[Path, ...] = ()
+    """What no command of a trial may see (see `RunConfig.hidden_paths`)."""
 
 
 def attempts(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Cancel) -> TrialRecord:
@@ -99,13 +101,14 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
     try:
         adapter = get_adapter(spec.agent, dict(config.agent_configs))
         base = replace(base, isolation=_isolation_label(adapter, shared))
-        users = trial_user() if config.trial_users_off is None else contextlib.nullcontext(None)
+        users = (trial_user(required=True) if config.trial_users_off is None
+                 else contextlib.nullcontext(None))
         with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-",
                                                         ignore_cleanup_errors=True) as tmp:
             dirs = make_trial_dirs(Path(tmp), user)
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
-            agent, seconds = _timed_agent(adapter, spec, config, dirs, trial_dir, cancel)
+            agent, seconds = _timed_agent(adapter, spec, config, (dirs, shared.hidden_paths), trial_dir, cancel)
             keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
@@ -143,18 +146,22 @@ def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialD
                           command_timeout_s=config.command_timeout_s,
                           expected_acceptance_tests=expected_tests(shared.hidden.get(spec.challenge.id)),
                           hidden_catalog=shared.hidden.get(spec.challenge.id),
-                          sandbox=config.sandbox, limits=config.limits,
+                          sandbox=config.sandbox, limits=config.limits, hidden=shared.hidden_paths,
                           run_marker=cancel.marker if cancel else None,
                           interrupted=cancel.event if cancel else None)
 
 
-def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs: TrialDirs,
-                 trial_dir: Path, cancel: Cancel) -> tuple[AdapterResult, float]:
-    """Run the agent; the harness's own wall clock around the call is what efficiency scores."""
+def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig,
+                 where: tuple[TrialDirs, tuple[Path, ...]], trial_dir: Path,
+                 cancel: Cancel) -> tuple[AdapterResult, float]:
+    """Run the agent (in the trial's folders, `where[1]` hidden from it); the harness's own wall
+    clock around the call is what efficiency scores."""
+    dirs, hidden = where
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
                              tmp=dirs.tmp, model=config.model,
                              confinement=Confinement(sandbox=config.sandbox, limits=config.limits,
-                                                     run_marker=cancel.marker, user=dirs.user))
+                                                     run_marker=cancel.marker, user=dirs.user,
+                                                     hidden=hidden))
     start = time.monotonic()
     try:
         result = _overrun(_call_adapter(adapter, spec.challenge, dirs.workspace, context,

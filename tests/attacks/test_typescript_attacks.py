@@ -12,6 +12,8 @@ import pytest
 from tests.attacks.agents import CHALLENGES
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
+pytestmark = [pytest.mark.attacks, pytest.mark.needs("node22")]
+
 REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
 REF = {str(p.relative_to(REFERENCE)): p.read_text() for p in REFERENCE.rglob("*") if p.is_file()}
 BASE = {name: REF[name] for name in ("package.json", "package-lock.json", "tsconfig.json", "README.md")}

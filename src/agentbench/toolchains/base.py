@@ -65,6 +65,8 @@ class MeasureContext:
     """The run's process marker (Ctrl-C kills every process carrying it)."""
     interrupted: threading.Event | None = None
     """Set when the run is interrupted: no further command starts (`run_command` raises)."""
+    hidden: tuple[Path, ...] = ()
+    """What no command of the trial may see (`Confinement.hidden`)."""
     @property
     def user(self) -> TrialUser | None:
         """The unprivileged user the trial's commands run as (None: AgentBench's own user)."""
@@ -78,7 +80,8 @@ class MeasureContext:
     def confine(self, writable: tuple[Path, ...], readable: tuple[Path, ...] = ()) -> Confinement:
         """The confinement of a command that may write `writable` only (as the trial's user)."""
         return Confinement(sandbox=self.sandbox, limits=self.limits, run_marker=self.run_marker,
-                           writable=writable, readable=(self.assets, *readable), user=self.user)
+                           writable=writable, readable=(self.assets, *readable), user=self.user,
+                           hidden=self.hidden)
 
     def let_read(self, *folders: Path) -> None:
         """Let the trial's commands read (not write) harness folders made with `private_dir`."""
