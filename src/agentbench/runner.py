@@ -27,7 +27,7 @@ from agentbench.executors.local import run_local
 from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
 from agentbench.redaction import Secret, environment_secrets, url_secrets
-from agentbench.sandbox import Confinement, TrialUser
+from agentbench.sandbox import Confinement, Sandbox, TrialUser, sandbox_named
 from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
@@ -102,7 +102,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
-        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
+        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox.name,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
     config.run_dir.make()
@@ -250,7 +250,8 @@ def agent_versions(config: RunConfig) -> dict[str, str | None]:
     return {agent: agent_version(agent, config.agent_configs, config.sandbox) for agent in config.agents}
 
 
-def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> str | None:
+def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...],
+                  sandbox: Sandbox) -> str | None:
     """One agent's version (its CLI checked first; a probe that must run it is confined like it)."""
     adapter = get_adapter(agent, dict(configs))
     if isinstance(adapter, CommandAdapter):
@@ -337,12 +338,13 @@ def _reads_ancestors(adapter: object) -> bool:
 
 
 @functools.cache
-def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str,
+def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox_name: str,
                   users_off: str | None) -> tuple[str | None, str]:
     """(agent version, isolation label), found once per worker process and reused by its tasks.
 
     NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
     each time cost 9% of a trial."""
+    sandbox = sandbox_named(sandbox_name)
     return agent_version(agent, configs, sandbox), users.isolation(sandbox, without_users=users_off).label
 
 
@@ -426,7 +428,7 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         if (problem := users.trial_users_problem()) is not None:  # this worker's own machine
             config = replace(config, trial_users_off=problem)
         spec = replace(spec, challenge=challenge)
-        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
+        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox.name,
                                            config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
         shared = replace(shared, hidden=(*shared.hidden, *task.config.hidden_paths()))

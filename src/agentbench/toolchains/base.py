@@ -33,7 +33,7 @@ from agentbench.models import (
     CoverageMeasurement,
     TestMeasurement,
 )
-from agentbench.sandbox import Confinement, Limits, TrialUser
+from agentbench.sandbox import Confinement, Limits, NoSandbox, Sandbox, TrialUser
 from agentbench.users import give, share
 from agentbench.workspace import TrialDirs
 
@@ -54,8 +54,8 @@ class MeasureContext:
     """Limit for each setup or test command."""
     expected_acceptance_tests: int | None = None
     """Hidden tests collected on the reference solution (None: unknown)."""
-    sandbox: str = "none"
-    """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
+    sandbox: Sandbox = field(default_factory=NoSandbox)
+    """How setup, test and hidden-test commands are confined."""
     limits: Limits = field(default_factory=Limits)
     """Resource limits of every command."""
     run_marker: str | None = None
