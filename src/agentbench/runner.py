@@ -32,6 +32,7 @@ from agentbench.store import RunPlan, write_atomic, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import GENERATOR_VERSION, HiddenCatalog
 from agentbench.toolchains.python.interpreter import base_python
 from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
 from agentbench.workspace import (
@@ -208,41 +209,41 @@ def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
     for language in sorted({get_toolchain(c.language).name for c in challenges}):
         assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
                                                                announce or (lambda _: None))
-    return RunShared(assets=assets, hidden_counts=hidden_test_counts(challenges, assets, log_dir),
+    return RunShared(assets=assets, hidden=hidden_catalogs(challenges, assets, log_dir),
                      isolation=isolation or users.isolation(config.sandbox, config.limits,
                                                             without_users=config.trial_users_off).label,
                      secrets=_run_secrets(config), versions=versions or {},
-                     hidden=config.hidden_paths(db))
+                     hidden_paths=config.hidden_paths(db))
 
 
-def hidden_test_counts(challenges: Iterable[Challenge], assets: dict[str, Path],
-                       log_dir: Path) -> dict[str, int | None]:
-    """Hidden tests per challenge, collected once on its reference solution (cached by content)."""
-    counts: dict[str, int | None] = {}
+def hidden_catalogs(challenges: Iterable[Challenge], assets: dict[str, Path],
+                    log_dir: Path) -> dict[str, HiddenCatalog | None]:
+    """Per challenge: its hidden tests and verified canaries, from one run on its reference
+    solution (cached by content, in the harness's own cache)."""
+    found: dict[str, HiddenCatalog | None] = {}
     for challenge in challenges:
+        found[challenge.id] = None
         if challenge.acceptance is None or challenge.reference_dir is None:
-            counts[challenge.id] = None
             continue
         key = tree_digest(challenge.acceptance.files_dir, challenge.reference_dir)
-        cached = cache_dir() / "hidden-test-counts" / f"{key}.txt"
-        if not cached.is_file():
-            value = _collect_count(challenge, assets, log_dir)
-            if value is None:
-                counts[challenge.id] = None
-                continue
-            write_atomic(cached, f"{value}\n")
-        counts[challenge.id] = int(cached.read_text())
-    return counts
+        cached = cache_dir() / "hidden-catalogs" / f"{key}-{GENERATOR_VERSION}.json"
+        if cached.is_file():
+            found[challenge.id] = HiddenCatalog.from_json(cached.read_text(encoding="utf-8"))
+        if found[challenge.id] is None:
+            found[challenge.id] = _survey(challenge, assets, log_dir)
+            if (catalog := found[challenge.id]) is not None:
+                write_atomic(cached, catalog.to_json())
+    return found
 
 
-def _collect_count(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> int | None:
+def _survey(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> HiddenCatalog | None:
     if challenge.acceptance is None or challenge.reference_dir is None:
         return None
     toolchain = get_toolchain(challenge.language)
-    with tempfile.TemporaryDirectory(prefix="agentbench-collect-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="agentbench-survey-") as tmp:
         ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=assets[toolchain.name],
-                             trial_dir=log_dir / "collect" / challenge.id)
-        return toolchain.count_hidden(challenge.acceptance, challenge.reference_dir, ctx)
+                             trial_dir=log_dir / "survey" / challenge.id)
+        return toolchain.survey_hidden(challenge.acceptance, challenge.reference_dir, ctx)
 
 
 def agent_versions(config: RunConfig) -> dict[str, str | None]:
@@ -431,7 +432,7 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox.name,
                                            config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
-        shared = replace(shared, hidden=(*shared.hidden, *task.config.hidden_paths()))
+        shared = replace(shared, hidden_paths=(*shared.hidden_paths, *task.config.hidden_paths()))
         record = scrub(attempts(spec, config, shared, Cancel(threading.Event(), uuid.uuid4().hex)),
                        config.run_dir.root, shared.secrets)
         trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
