@@ -101,12 +101,12 @@ class RunConfig:
         results folder and the database (`db`: as given to `agentbench run`), the cache."""
         from agentbench.loader import builtin_challenges_dir
         from agentbench.store.database import locate
-        from agentbench.workspace import cache_dir
+        from agentbench.workspace import SHARED_CACHE, cache_dir, home_cache
 
         roots = [builtin_challenges_dir(), *map(Path, self.challenge_dirs),
                  *(c.source_path.parents[1] for c in self.challenges)]
         found = [*roots, *(g for root in roots for g in _git_dirs(Path(root).absolute())),
-                 self.results_dir, cache_dir()]
+                 self.results_dir, cache_dir(), home_cache(), SHARED_CACHE]
         location = locate(db, self.results_dir)
         if location.kind == "sqlite":
             found += [Path(location.target + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
