@@ -320,6 +320,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     from agentbench.store.rebuild import folder_run
 
     progress = progress or NullProgress()
+    config = check_isolation(config, progress)  # NOTE: the kept workspaces' code runs again
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
