@@ -102,7 +102,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
-        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
+        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox.name,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
     config.run_dir.make()
@@ -320,6 +320,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     from agentbench.store.rebuild import folder_run
 
     progress = progress or NullProgress()
+    config = check_isolation(config, progress)  # NOTE: the kept workspaces' code runs again
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)
