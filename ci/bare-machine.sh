@@ -13,6 +13,8 @@ who=$1 work=$2
 shift 2
 start=$SECONDS
 python=$(command -v "${BARE_PYTHON:-python3}")
+# the interpreter itself, not a venv's link to it or a version manager's shim
+python=$("$python" -c 'import sys; print(getattr(sys, "_base_executable", "") or sys.executable)')
 
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/tools" "$work/home"

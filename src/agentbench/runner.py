@@ -297,12 +297,12 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
         for note in reach_notes():
             progress.note(note)
     isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
-    progress.note(f"isolation per trial: {isolation.label}")
-    for note in isolation.notes:
-        progress.note(f"  {note}")
     problem = isolation.jobs_problem(config.jobs)
     if problem:
         raise UsageError(problem, isolation.hint or "use --jobs 1")
+    progress.note(f"isolation per trial: {isolation.label}: {isolation.summary}")
+    for note in isolation.notes:
+        progress.note(f"  {note}")
     return config
 
 
