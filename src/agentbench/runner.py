@@ -158,10 +158,18 @@ Indexing = tuple[ResultsIndex, RunInfo]
 
 def open_index(results_dir: Path, db: str | None) -> ResultsIndex:
     """The results database of `results_dir` (or `db`), opened for writing, schema up to date."""
-    from agentbench.store.database import locate
+    from agentbench.store.database import DB_NAME, REMEMBERED_NAME, locate, to_remember
+    from agentbench.store.folders import write_atomic
     from agentbench.store.opening import connect
 
-    return ResultsIndex(connect(locate(db, results_dir), create=True))
+    location = locate(db, results_dir)
+    index = ResultsIndex(connect(location, create=True))
+    remember = to_remember(location)
+    if remember != str((results_dir / DB_NAME).absolute()):  # later commands find it without --db
+        write_atomic(results_dir / REMEMBERED_NAME, remember + "\n")
+    elif (results_dir / REMEMBERED_NAME).exists():
+        (results_dir / REMEMBERED_NAME).unlink()
+    return index
 
 
 def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],

@@ -105,7 +105,7 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
         agents=agents, challenges=picked, results_dir=results_dir,
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
-        model=options["model"], challenge_dirs=tuple(options["challenge_dirs"]),
+        model=options["model"], challenge_dirs=tuple(str(Path(d).absolute()) for d in options["challenge_dirs"]),
         sandbox=options["sandbox"], agent_timeout_s=options["agent_timeout"],
         executor=options["executor"], executor_address=options["executor_address"], agents_config=str(config_path.resolve()) if config_path else None,
         agent_configs=tuple(load_agents_config(config_path).items()),
