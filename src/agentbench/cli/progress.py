@@ -40,7 +40,7 @@ class RichProgress:
         """Set the bar's size; already-finished trials count as done."""
         self._bar.update(self._task, total=total, completed=skipped)
         if skipped:
-            self._bar.console.print(Text(f"resuming: {skipped} of {total} trials already finished"))
+            self._bar.console.print(Text(f"resuming: {skipped} of {total} trials already done"))
 
     def note(self, message: str) -> None:
         """Print a line about what the run is doing (e.g. building the scoring environment),
