@@ -150,10 +150,18 @@ Indexing = tuple[ResultsIndex, RunInfo]
 
 def open_index(results_dir: Path, db: str | None) -> ResultsIndex:
     """The results database of `results_dir` (or `db`), opened for writing, schema up to date."""
-    from agentbench.store.database import locate
+    from agentbench.store.database import DB_NAME, REMEMBERED_NAME, locate, to_remember
+    from agentbench.store.folders import write_atomic
     from agentbench.store.opening import connect
 
-    return ResultsIndex(connect(locate(db, results_dir), create=True))
+    location = locate(db, results_dir)
+    index = ResultsIndex(connect(location, create=True))
+    remember = to_remember(location)
+    if remember != str((results_dir / DB_NAME).absolute()):  # later commands find it without --db
+        write_atomic(results_dir / REMEMBERED_NAME, remember + "\n")
+    elif (results_dir / REMEMBERED_NAME).exists():
+        (results_dir / REMEMBERED_NAME).unlink()
+    return index
 
 
 def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],
@@ -231,12 +239,12 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
         for note in reach_notes():
             progress.note(note)
     isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
-    progress.note(f"isolation per trial: {isolation.label}")
-    for note in isolation.notes:
-        progress.note(f"  {note}")
     problem = isolation.jobs_problem(config.jobs)
     if problem:
         raise UsageError(problem, isolation.hint or "use --jobs 1")
+    progress.note(f"isolation per trial: {isolation.label}: {isolation.summary}")
+    for note in isolation.notes:
+        progress.note(f"  {note}")
     return config
 
 

@@ -309,6 +309,9 @@ class Isolation:
     """One line per mechanism: what it gives, or why it is missing."""
     hint: str = ""
     """How to get what is missing."""
+    summary: str = ""
+    """The isolation in force in plain words: who the agents run as, what they see, whether
+    concurrent trials are kept apart, and the one step to the strongest setup when it is not in force."""
 
     def jobs_problem(self, jobs: int) -> str | None:
         """Why `--jobs N` must be refused here (None: it may run)."""
@@ -332,7 +335,31 @@ def isolation(sandbox: Sandbox | str, limits: Limits | None = None, *,
              sandbox.note(problem is None and mount_namespaces()), _disk_note(limits)]
     hint = _separation_hint(problem) if problem and not bwrap else ""
     return Isolation(label=describe(Confinement(sandbox=sandbox, user=user), cgroup),
-                     separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
+                     separated=problem is None or bwrap, notes=tuple(notes), hint=hint,
+                     summary=_summary(problem, bwrap))
+
+
+def _summary(problem: str | None, bwrap: bool) -> str:
+    """One sentence: who the agents run as, what they see, whether trials are kept apart, and
+    the step to the strongest setup (own user per trial inside bwrap) where it is not in force."""
+    if problem is None:
+        who = "each trial runs as its own unprivileged user"
+    elif os.geteuid() == 0:
+        who = "agents run as root (no per-trial user)"
+    else:
+        who = f"agents run as you (uid {os.geteuid()}) and can read and write your files"
+    sees = ("inside bwrap (read-only host, own /tmp)" if bwrap
+            else "with the host file system visible")
+    apart = ("concurrent trials cannot reach each other" if problem is None or bwrap
+             else "nothing keeps concurrent trials apart, so trials run one at a time")
+    steps = []
+    if not bwrap:
+        steps.append("use --sandbox bwrap" if bwrap_path() else
+                     "apt-get install bubblewrap, then --sandbox bwrap")
+    if problem is not None:
+        steps.append("run AgentBench as root" if os.geteuid() != 0 else f"fix: {problem}")
+    stronger = f"; stronger: {' and '.join(steps)}" if steps else ""
+    return f"{who}, {sees}; {apart}{stronger}"
 
 
 def _separation_hint(problem: str) -> str:
