@@ -32,3 +32,20 @@ def test_reference_and_noop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert noop_sets.failing == ("test_hidden.py::test_clamp_high",)
     assert ref.verified_score.total >= 95
     assert noop.verified_score.total == 0
+    shown = invoke(capsys, "show", "r", "reference/medium/clamp/1", "--results", str(results))
+    assert shown.exit_code == 0, shown.err
+    text = " ".join(shown.out.split())
+    assert "changes: 1 file(s), +1 / -1 lines (changes.diff)" in text
+    assert "FAIL_TO_PASS 1/1, PASS_TO_PASS 2/2 (resolved)" in text
+    assert "changes.diff" in text
+    compared = invoke(capsys, "compare", str(results / "reference.json"), str(results / "noop.json"))
+    assert compared.exit_code == 0, compared.err
+    row = next(line for line in compared.out.splitlines() if "│ noop" in line and "0/1" in line)
+    assert "0.0" in row  # noop: no lines changed, 0/1 resolved
+    from werkzeug.test import Client
+
+    from agentbench.viewer.app import make_app
+
+    page = Client(make_app(results)).get("/runs/r/trials/reference/medium/clamp/1").get_data(as_text=True)
+    assert 'id="changes"' in page and "+1</span>" in page
+    assert "return min(high, max(low, x))" in page
