@@ -70,7 +70,7 @@ def diff_trees(before: Path | None, after: Path, protected: Sequence[str] = ()) 
         if a == b:
             continue
         touched.append(rel)
-        if a is None or b is None or _binary(a) or _binary(b):
+        if any(side is not None and _binary(side) for side in (a, b)):
             binary.append(display_name(rel))
             parts.append(f"Binary files {_label('a', rel, a)} and {_label('b', rel, b)} differ\n")
             continue

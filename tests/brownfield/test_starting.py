@@ -123,3 +123,18 @@ def test_protected_file_behind_a_symlinked_folder_is_put_back_inside(tmp_path: P
     assert "tests/test_mathy.py (deleted)" in summary.protected
     assert not (ws / "tests").is_symlink() and (ws / "tests" / "test_mathy.py").read_text() == VISIBLE_TESTS
     assert list(outside.iterdir()) == []
+
+
+def test_added_and_deleted_text_files_are_diffed_as_text(tmp_path: Path) -> None:
+    from agentbench.changes import diff_trees
+
+    before, after = tmp_path / "a", tmp_path / "b"
+    write(before / "gone.txt", "one\ntwo\n")
+    write(after / "new.txt", "x\n")
+    (after / "blob").write_bytes(b"\xff\xfe")
+    changes = diff_trees(before, after)
+    assert "--- a/gone.txt\n+++ /dev/null" in changes.diff
+    assert "--- /dev/null\n+++ b/new.txt" in changes.diff
+    assert changes.summary.binary_files == ("blob",)
+    assert (changes.summary.lines_added, changes.summary.lines_removed) == (1, 2)
+    assert diff_trees(None, after).summary.files_changed == 2
