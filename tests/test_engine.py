@@ -19,6 +19,7 @@ import pytest
 from agentbench.records import loads_run
 from tests.cli.helpers import invoke
 from tests.conftest import drop_box
+from tests.requirements import jobs
 
 
 def fake_agent(tmp_path: Path, name: str, body: str) -> Path:
@@ -97,7 +98,7 @@ def test_several_agents_and_trials_in_parallel(capsys, tmp_path, tiny_challenges
         time.sleep(0.2)
     """)
     r = invoke(capsys, "run", "--agent", "quick", "--agent", "noop", "--challenge", "easy/adder",
-               "--trials", "2", "--jobs", "4", "--challenges", str(tiny_challenges),
+               "--trials", "2", "--jobs", jobs(wanted=4), "--challenges", str(tiny_challenges),
                "--results", str(tmp_path), "--agents-config", str(config), "--run-id", "par")
     assert r.exit_code == 0, r.err
     for agent in ("quick", "noop"):
@@ -144,8 +145,7 @@ def test_ctrl_c_kills_the_running_agent_keeps_finished_trials_and_resume_runs_th
     assert len(marker.read_text().split()) == 5  # trial 2 started twice, every other trial once
 
 
-@pytest.mark.skipif(not Path("/usr/bin/bwrap").exists() and not os.environ.get("CI"),
-                    reason="bubblewrap not installed (.ci/run installs it)")
+@pytest.mark.needs("bwrap")
 def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, tiny_challenges):
     outside = Path("/tmp") / f"agentbench-escape-{uuid.uuid4().hex}"
     # NOTE: a host folder outside every temp folder (visible, read-only, inside the sandbox), made
@@ -193,8 +193,7 @@ def test_sandboxed_agent_cannot_write_outside_its_workspace(capsys, tmp_path, ti
     assert lines["via symlink"] in ("blocked EROFS", "blocked EACCES", "blocked ENOENT")
 
 
-@pytest.mark.skipif(not Path("/usr/bin/bwrap").exists() and not os.environ.get("CI"),
-                    reason="bubblewrap not installed (.ci/run installs it)")
+@pytest.mark.needs("bwrap")
 def test_sandboxed_commands_see_a_scoring_cache_kept_under_tmp(capsys, tmp_path, tiny_challenges, monkeypatch):
     from agentbench.workspace import cache_dir
 

@@ -4,7 +4,6 @@ names that are not UTF-8. Each test runs `agentbench run` for real, in the sandb
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from tests.cli.helpers import invoke
 from tests.test_engine import fake_agent, run_args
 
 CI = bool(os.environ.get("CI"))
-needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None and not CI, reason="bubblewrap not installed")
+needs_bwrap = pytest.mark.needs("bwrap")
 
 
 def outside_link() -> Path:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from agentbench.sandbox import Limits
 from agentbench.settings import load_agents_config
 from tests.cli.helpers import invoke
 from tests.conftest import TINY_YAML
+from tests.requirements import jobs
 from tests.test_engine import fake_agent, run_args
 
 SECRET = "tok-3f9a1c77e2d04b6b9c0d"
@@ -129,7 +129,7 @@ def test_fuzzed_challenge_files_only_ever_raise_the_tools_own_error(tmp_path, do
 
 
 BWRAP = shutil.which("bwrap")
-needs_bwrap = pytest.mark.skipif(not BWRAP and not os.environ.get("CI"), reason="bubblewrap not installed")
+needs_bwrap = pytest.mark.needs("bwrap")
 
 
 def agentbench_in(mount: list[str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -202,7 +202,7 @@ def test_a_hostile_agent_leaves_the_other_trials_of_the_run_untouched(capsys, tm
         time.sleep(600)
     """)
     r = invoke(capsys, "run", "--agent", "vandal", "--agent", "reference", "--challenge", "easy/adder",
-               "--trials", "2", "--jobs", "4", "--challenges", str(tiny_challenges), "--results",
+               "--trials", "2", "--jobs", jobs("bwrap", 4), "--challenges", str(tiny_challenges), "--results",
                str(tmp_path / "r"), "--agents-config", str(config), "--agent-timeout", "3",
                "--sandbox", "bwrap")
     assert r.exit_code == 0, r.err

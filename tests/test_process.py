@@ -115,8 +115,7 @@ def test_missing_executable_is_reported_not_raised(tmp_path: Path):
 
 # -- what the harness cut or refused ------------------------------------------------------------------
 
-needs_cgroups = pytest.mark.skipif(not process.cgroups_available() and not os.environ.get("CI"),
-                                   reason="cgroups cannot be made here (needs root)")
+needs_cgroups = pytest.mark.needs("cgroups")
 
 
 def test_dropped_output_is_counted_to_the_byte(tmp_path: Path):

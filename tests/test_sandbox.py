@@ -23,13 +23,12 @@ from pathlib import Path
 import pytest
 
 from agentbench import process, users
-from agentbench.sandbox import Confinement, Limits, TrialUser, bwrap_path, describe
+from agentbench.sandbox import Confinement, Limits, TrialUser, describe
 
 CI = bool(os.environ.get("CI"))
 PROBLEM = users.trial_users_problem() or (None if process.cgroups_available() else "no cgroups here")
-needs_trial_users = pytest.mark.skipif(PROBLEM is not None and not CI,
-                                       reason=f"needs root and cgroups: {PROBLEM}")
-needs_bwrap = pytest.mark.skipif(bwrap_path() is None and not CI, reason="bubblewrap not installed")
+needs_trial_users = pytest.mark.needs("trial_users", "cgroups")
+needs_bwrap = pytest.mark.needs("bwrap")
 MODES = ["none", pytest.param("bwrap", marks=needs_bwrap)]
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tests.cli.helpers import invoke
 from tests.conftest import write
+from tests.requirements import jobs
 
 
 def validate(capsys, root: Path, tmp_path: Path):
@@ -19,7 +20,7 @@ def validate(capsys, root: Path, tmp_path: Path):
             return a + b
         ''')
     r = invoke(capsys, "validate", "easy/adder", "--challenges", str(root), "--results",
-               str(tmp_path / "v"), "--repeats", "2", "--jobs", "2")
+               str(tmp_path / "v"), "--repeats", "2", "--jobs", jobs())
     return r, " ".join(r.out.split())
 
 
@@ -27,6 +28,24 @@ def test_a_good_challenge_is_valid(capsys, tmp_path, tiny_challenges):
     r, out = validate(capsys, tiny_challenges, tmp_path)
     assert r.exit_code == 0, r.out + r.err
     assert "1 valid, 0 invalid" in out
+
+
+def test_validate_counts_the_canaries_and_refuses_hidden_tests_no_canary_can_guard(
+        capsys, tmp_path, tiny_challenges):
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert "2/2 twinned" in out
+    for test in (tiny_challenges / "easy" / "adder" / "acceptance").glob("test_*.py"):
+        test.unlink()
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_truthy.py", """\
+        import adder
+
+
+        def test_add_is_truthy():
+            assert adder.add(1, 1)
+        """)
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert r.exit_code == 1
+    assert "no canary test could be made" in out and "0/1 twinned" in out
 
 
 def test_a_hidden_test_the_reference_fails_is_reported(capsys, tmp_path, tiny_challenges):

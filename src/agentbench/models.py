@@ -172,6 +172,36 @@ class AdapterResult:
     model: str | None = None
     """The model the trial used: the CLI's own report where it gives one, else the model the run
     or the agents config set (None: the CLI's default, unknown)."""
+    cost_source: str | None = None
+    """Where `cost_usd` comes from (one of COST_SOURCES): `cli` (the CLI reported it),
+    `price-table` (computed from the tokens and AgentBench's price table), `unknown` (no cost;
+    never shown as 0). None in records from before it was kept: read with `cost_source_of`."""
+    cache_read_tokens: int | None = None
+    """Input tokens read from the provider's prompt cache (part of `input_tokens`), where reported."""
+    cache_write_tokens: int | None = None
+    """Input tokens written to the provider's prompt cache (part of `input_tokens`), where reported."""
+
+
+COST_SOURCES: tuple[str, ...] = ("cli", "price-table", "unknown")
+"""Where a trial's cost comes from."""
+
+
+def cost_source_of(result: AdapterResult) -> str:
+    """Where `result.cost_usd` comes from. An older record (no `cost_source`) with a cost: `cli`,
+    except $0 for a run that used tokens (a CLI's missing price, e.g. OpenCode's): `unknown`."""
+    if result.cost_usd is None:
+        return "unknown"
+    if result.cost_source is None and result.cost_usd == 0 \
+            and (result.input_tokens or result.output_tokens):
+        return "unknown"
+    return result.cost_source or "cli"
+
+
+def known_cost(result: AdapterResult | None) -> float | None:
+    """A trial's cost in dollars, None when unknown (never 0 for an unknown cost)."""
+    if result is None or cost_source_of(result) == "unknown":
+        return None
+    return result.cost_usd
 
 
 class TrialStatus(StrEnum):
@@ -377,7 +407,8 @@ class Measurements:
     acceptance: AcceptanceMeasurement | None = None
     """Hidden acceptance tests (None when the challenge has none)."""
     removed_symlinks: tuple[str, ...] = ()
-    """Symlinks the agent left pointing outside its workspace, removed before measuring."""
+    """Symlinks the agent left in its workspace (`name -> target`): none is measured (the snapshot
+    keeps regular files only)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -532,3 +563,36 @@ class AgentConfig:
     """Command template for the `command` adapter ({prompt_file}, {workspace}, {model}, {prompt})."""
     stdin: str | None = None
     """For the `command` adapter: `prompt` to feed the prompt on standard input."""
+    prices: tuple[ModelPrice, ...] = ()
+    """Prices from the agents config's `[prices."MODEL"]` tables (over the shipped price table)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PriceTier:
+    """Prices (US dollars per million tokens) of a request whose input is over `above` tokens."""
+
+    above: int
+    """The tier applies to a request whose input tokens (cache included) exceed this."""
+    input: float
+    output: float
+    cache_read: float | None = None
+    """Price of a cached input token read (None: charged as input)."""
+    cache_write: float | None = None
+    """Price of an input token written to the cache (None: charged as input)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModelPrice:
+    """A model's prices in US dollars per million tokens; `tiers` where they change past a
+    context length (the highest tier whose `above` the request's input exceeds applies)."""
+
+    model: str
+    input: float
+    output: float
+    cache_read: float | None = None
+    cache_write: float | None = None
+    tiers: tuple[PriceTier, ...] = ()
+    aliases: tuple[str, ...] = ()
+    """Other names of the model (dated snapshots, provider names)."""
+    source: str = ""
+    """Where the prices come from (the shipped table's page and date, or the agents config)."""

@@ -6,6 +6,7 @@ entry point gets the same checks. `plan_trials` orders the trials challenge-majo
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,23 @@ class RunConfig:
                 f"{', '.join(unverifiable)}",
                 "leave them out, add an acceptance/ folder beside their YAML, or use --rubric seed")
 
+    def hidden_paths(self, db: str | None = None) -> tuple[Path, ...]:
+        """What no trial may see (`Confinement.hidden`): every challenge folder (the built-in ones,
+        `--challenges`, each selected challenge's own root) with the git folder holding it, the
+        results folder and the database (`db`: as given to `agentbench run`), the cache."""
+        from agentbench.loader import builtin_challenges_dir
+        from agentbench.store.database import locate
+        from agentbench.workspace import cache_dir
+
+        roots = [builtin_challenges_dir(), *map(Path, self.challenge_dirs),
+                 *(c.source_path.parents[1] for c in self.challenges)]
+        found = [*roots, *(g for root in roots for g in _git_dirs(Path(root).absolute())),
+                 self.results_dir, cache_dir()]
+        location = locate(db, self.results_dir)
+        if location.kind == "sqlite":
+            found += [Path(location.target + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
+        return tuple(dict.fromkeys(Path(os.path.realpath(p)) for p in found))
+
     @property
     def run_dir(self) -> RunDir:
         """This run's folder."""
@@ -110,6 +128,30 @@ def plan_trials(config: RunConfig) -> tuple[TrialSpec, ...]:
 def trial_keys(config: RunConfig) -> tuple[tuple[str, str, int], ...]:
     """(agent, challenge ID, trial) of every planned trial."""
     return tuple((s.agent, s.challenge.id, s.trial) for s in plan_trials(config))
+
+
+def _git_dirs(folder: Path) -> list[Path]:
+    """The git folders of the repository holding `folder` (its `.git`, or for a linked worktree
+    its own git folder and the common one): their history holds the challenges too."""
+    for parent in (folder, *folder.parents):
+        dotgit = parent / ".git"
+        try:
+            if dotgit.is_dir():
+                return [dotgit]
+            if not dotgit.is_file():
+                continue
+            text = dotgit.read_text(encoding="utf-8", errors="replace")[:4096]
+        except OSError:
+            return []
+        if not text.startswith("gitdir:"):
+            return [dotgit]
+        own = parent / text.removeprefix("gitdir:").strip()
+        common = own / "commondir"
+        try:
+            return [own, own / common.read_text(encoding="utf-8").strip()] if common.is_file() else [own]
+        except OSError:
+            return [own]
+    return []
 
 
 def now_iso() -> str:

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -118,13 +120,13 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     tree = _Tree.make(confinement)
     start = time.monotonic()
     try:
-        full = confine_argv(argv, confinement, cwd, env.get("PATH", "")) if confinement else list(argv)
+        full = (confine_argv(argv, confinement, cwd, env.get("PATH", ""), namespaces=mount_namespaces())
+                if confinement else list(argv))
         proc = _spawn(tree.join_argv(full), cwd, {**env, **tree.tags(confinement)}, stdin_path, pass_fds)
     except OSError as exc:
         tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
-    guard = _guard_of(confinement)
-    guard.started(proc.pid, tree.groups)
+    guard = _guard_of(confinement).started(proc.pid, tree.groups)
     stop = _Stop(stop_when, lambda: tree.kill(proc.pid))
     pumps = [_Pump(pipe, path, max_output_bytes, stop)
              for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
@@ -412,9 +414,10 @@ class RunGuard:
         finally:
             os.close(read)
 
-    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
-        """A command tree of the run began (process group `pgid`, in `groups`)."""
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> RunGuard:
+        """A command tree of the run began (process group `pgid`, in `groups`); returns self."""
         self._send(" ".join(["tree", str(pgid), *map(str, groups)]))
+        return self
 
     def ended(self, pgid: int) -> None:
         """That tree is over and killed."""
@@ -440,8 +443,9 @@ _GUARDS: dict[str, RunGuard] = {}
 class _NoGuard:
     """Where no guard watches the run: nothing to tell."""
 
-    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
-        """Nothing."""
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> _NoGuard:
+        """Nothing; returns self."""
+        return self
 
     def ended(self, pgid: int) -> None:
         """Nothing."""
@@ -602,6 +606,21 @@ def _remove_cgroups(groups: tuple[Path, ...]) -> None:
                 break
             except OSError:
                 time.sleep(0.02)
+
+
+@functools.cache
+def mount_namespaces() -> bool:
+    """Whether commands can run in a private mount namespace here (root, with `unshare`): probed
+    once per process."""
+    exe = shutil.which("unshare")
+    if os.geteuid() != 0 or exe is None:
+        return False
+    try:
+        done = subprocess.run([exe, "--mount", "--propagation", "private", "true"],
+                              capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 def cgroups_available() -> bool:

@@ -18,8 +18,12 @@ Tiers, from always-on to opt-in:
   be hidden covered by an empty tmpfs, no capabilities even as root, network kept (agents need
   their API).
 
-This module is pure apart from looking at the file system: it builds argv wrappers and labels;
-`process` applies them.
+- what a trial must not see (`Confinement.hidden`: the challenges, the results and the database,
+  the cache) is covered in both modes: by bwrap, or, without a sandbox, by a private mount
+  namespace the trial user's tree runs in (as root only: see `hide_argv`).
+
+This module builds argv wrappers and labels (looking at the file system, and probing once whether
+mount namespaces can be made); `process` applies them.
 """
 
 from __future__ import annotations
@@ -102,8 +106,10 @@ class Confinement:
     """Folders whose disk use and file count are capped (`Limits.disk_mb`, `Limits.files`);
     None: the writable folders."""
     hidden: tuple[Path, ...] = ()
-    """Folders the bwrap sandbox covers with an empty tmpfs (e.g. the challenges' hidden tests, the
-    results); paths named on the command line inside them stay visible."""
+    """Folders (or files) the trial must not see: the challenges, the results and the database, the
+    cache. bwrap covers each with an empty tmpfs (a file with /dev/null); paths named on the command
+    line inside them stay visible. Without a sandbox, a trial user's tree runs in a private mount
+    namespace with the same covers (see `hide_argv`); AgentBench's own user cannot be kept out."""
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
@@ -116,14 +122,22 @@ class Confinement:
 
 
 def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
-                 search_path: str = "") -> list[str]:
-    """`argv` wrapped in `prlimit`, `setpriv` (for a trial user) and, for the sandbox, `bwrap`.
+                 search_path: str = "", *, namespaces: bool = False) -> list[str]:
+    """`argv` wrapped in `prlimit`, `setpriv` (for a trial user) and, for the sandbox, `bwrap`;
+    without it, for a trial user, in a private mount namespace hiding `confinement.hidden` where
+    `namespaces` says they can be made (`process.mount_namespaces`).
 
     Raises FileNotFoundError when a trial user is asked for and `setpriv` is not installed.
     """
     inner = [*_prlimit(confinement.limits), *_setpriv(confinement.user), *argv]
     if confinement.sandbox == "bwrap":
         return [*_bwrap(confinement, cwd, visible_paths(argv, search_path, confinement)), *inner]
+    if namespaces and confinement.user is not None and confinement.hidden:
+        needed = (cwd, *confinement.writable, *confinement.readable,
+                  *(Path(p) for p in search_path.split(":") if p), *_argv_paths(argv))
+        hide = hide_argv(confinement.hidden, needed)
+        if hide:
+            return [*hide, *inner]
     return [*_own_ipc(), *inner]
 
 
@@ -132,6 +146,59 @@ def _own_ipc() -> list[str]:
     queues the tree leaves die with it (bwrap does the same with --unshare-ipc)."""
     exe = shutil.which("unshare")
     return [exe, "--ipc", "--"] if exe and os.geteuid() == 0 else []
+
+
+HIDE_SCRIPT = '''n=$1; shift
+while [ "$n" -gt 0 ]; do
+  if [ -d "$1" ] && [ ! -L "$1" ]; then
+    mount -n -t tmpfs -o ro,nosuid,nodev,noexec,size=4k,mode=0755 agentbench-hidden "$1"
+  else
+    mount -n -o ro --bind /dev/null "$1"
+  fi || { echo "agentbench: cannot hide $1" >&2; exit 125; }
+  shift; n=$((n - 1))
+done
+exec "$@"'''
+"""Covers each of its first N arguments (an empty read-only tmpfs on a folder, /dev/null on a file),
+then runs the rest; started as root in a private mount namespace, before dropping to the trial user."""
+
+
+def hide_argv(hidden: Iterable[Path], needed: Iterable[Path]) -> list[str]:
+    """A prefix that runs a command in a private mount namespace where `hidden` are empty
+    (everything in them except the `needed` paths, which stay as they are), and its own IPC
+    namespace (as `_own_ipc`); started as root."""
+    covers = hide_covers(hidden, needed)
+    if not covers:
+        return []
+    return [shutil.which("unshare") or "unshare", "--ipc", "--mount", "--propagation", "private", "--",
+            "/bin/sh", "-c", HIDE_SCRIPT, "agentbench-hide", str(len(covers)), *map(str, covers)]
+
+
+def hide_covers(hidden: Iterable[Path], needed: Iterable[Path]) -> tuple[Path, ...]:
+    """What to cover so that `hidden` show nothing but the `needed` paths inside them: each hidden
+    path, or, where it holds a needed path, everything in it beside the way to that path
+    (symbolic links are left: covering one would cover its target)."""
+    wanted = {Path(q) for p in needed for q in (os.path.abspath(p), os.path.realpath(p))}
+    roots = (Path(os.path.realpath(h)) for h in hidden if os.path.lexists(h))
+    return tuple(c for root in _outermost(roots) for c in _covers(root, wanted))
+
+
+def _covers(path: Path, needed: set[Path]) -> list[Path]:
+    inside = [n for n in needed if n.is_relative_to(path)]
+    if not inside:
+        return [path]
+    if path in inside or path.is_symlink() or not path.is_dir():
+        return []
+    try:
+        children = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [c for e in children if not e.is_symlink() for c in _covers(Path(e.path), needed)]
+
+
+def _argv_paths(argv: Sequence[str]) -> list[Path]:
+    """Absolute paths a command names (and the `#!` interpreter of its program)."""
+    named = [*argv, *_interpreters(argv[0] if argv else "", "")]
+    return [Path(a) for a in named if a.startswith("/") and os.path.lexists(a)]
 
 
 def _prlimit(limits: Limits) -> list[str]:
@@ -292,9 +359,13 @@ def _bwrap(confinement: Confinement, cwd: Path, visible: Visible) -> list[str]:
     argv = [exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for tmp in TMPFS_ROOTS:
         argv += ["--perms", "1777", "--tmpfs", tmp]
-    for path in confinement.hidden:
-        if Path(path).is_dir() and not _under(Path(path), map(Path, TMPFS_ROOTS)):
+    for path in map(Path, confinement.hidden):
+        if _under(path, map(Path, TMPFS_ROOTS)) or not os.path.lexists(path):
+            continue
+        if path.is_dir():
             argv += ["--perms", "0755", "--tmpfs", str(path)]
+        else:
+            argv += ["--ro-bind", "/dev/null", str(path)]
     state = _Mounts(_hiding_roots(confinement))
     for path in visible.trees:
         argv += [*state.parents(path), "--ro-bind", str(path), str(path)]

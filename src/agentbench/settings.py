@@ -10,8 +10,15 @@
     adapter = "command"
     command = ["my-agent", "--prompt-file", "{prompt_file}", "--dir", "{workspace}"]
 
+    [prices."my-model"]               # US dollars per million tokens (over the shipped table)
+    input = 0.5
+    output = 1.5
+
 It is found from `--agents-config FILE`, else `$AGENTBENCH_AGENTS_CONFIG`, else `./agentbench.toml`.
-Values never end up in results: environment values may hold secrets.
+Values never end up in results: environment values may hold secrets. `[prices."MODEL"]` tables
+(keys as in `agentbench/prices.toml`) extend and override the price table for every agent (see
+`agentbench.pricing`); an agent the file does not configure gets them too, as long as the file has one `[agents.NAME]` table
+(it may be empty).
 """
 
 from __future__ import annotations
@@ -19,11 +26,13 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from agentbench.errors import ConfigError
 from agentbench.models import AgentConfig
+from agentbench.pricing import parse_prices
 
 DEFAULT_FILE = "agentbench.toml"
 _FIELDS = ("adapter", "executable", "args", "env", "model", "command", "stdin")
@@ -53,11 +62,12 @@ def load_agents_config(path: Path | None) -> dict[str, AgentConfig]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}", "see https://toml.io for the syntax") from None
     agents = data.get("agents", {})
-    unknown = sorted(set(data) - {"agents"})
+    unknown = sorted(set(data) - {"agents", "prices"})
     if unknown or not isinstance(agents, dict):
-        raise ConfigError(f"{path}: expected only [agents.NAME] tables, found {unknown or 'agents'}",
-                          "write each agent as [agents.NAME]")
-    return {name: _agent(path, name, body) for name, body in agents.items()}
+        raise ConfigError(f"{path}: expected only [agents.NAME] and [prices.\"MODEL\"] tables, "
+                          f"found {unknown or 'agents'}", "write each agent as [agents.NAME]")
+    prices = parse_prices(data.get("prices", {}), f"{path}: [prices]")
+    return {name: replace(_agent(path, name, body), prices=prices) for name, body in agents.items()}
 
 
 def _agent(path: Path, name: str, body: Any) -> AgentConfig:

@@ -8,8 +8,9 @@ the starting commit only). The template (tree plus fresh `.git`) is built once p
 cache and copied into each trial's workspace.
 
 Before measuring, the harness puts back what the agent may not change: every protected file as it
-was (a new file at a protected path is removed), and, for a git start, the whole `.git` folder.
-The agent's own version stays in the trial's archive and diff.
+was (a new file at a protected path is removed) in the snapshot that is measured (which never holds
+`.git`; a workspace that does, e.g. on regrade, gets the starting `.git` back). The agent's own
+version stays in the trial's archive and diff, and what it wrote in `.git` is listed.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def restore_protected(challenge: Challenge, workspace: Path, pristine: Path | No
     start, put back the starting `.git` (what the agent wrote there is never measured)."""
     if pristine is None:
         return
-    if challenge.workspace is not None and challenge.workspace.is_git:
+    if challenge.workspace is not None and challenge.workspace.is_git and (
+            os.path.lexists(workspace / ".git")):
         _replace(workspace / ".git", pristine / ".git")
     if not challenge.protected:
         return
@@ -174,14 +176,15 @@ def _safe_target(workspace: Path, rel: str) -> Path:
     return target
 
 
-def close_workspace(challenge: Challenge, workspace: Path, trial_dir: Path,
-                    pristine: Path | None) -> ChangeSummary:
-    """After the agent: write `changes.diff` (the archive against the starting tree), note what it
-    did to protected files and `.git`, then put those back in `workspace` for measuring."""
+def close_workspace(challenge: Challenge, trial_dir: Path, pristine: Path | None, *, live: Path,
+                    measured: Path) -> ChangeSummary:
+    """After the agent: write `changes.diff` (the trial's archive against the starting tree), note
+    what it did to protected files and to `.git` (in the `live` workspace), then put the protected
+    files back in `measured` (the snapshot every measurement reads)."""
     changes = diff_trees(pristine, trial_dir / "workspace", challenge.protected)
     (trial_dir / DIFF_FILE).write_text(changes.diff, encoding="utf-8", errors="backslashreplace")
-    summary = replace(changes.summary, git_dir=git_dir_changes(workspace, pristine))
-    restore_protected(challenge, workspace, pristine)
+    summary = replace(changes.summary, git_dir=git_dir_changes(live, pristine))
+    restore_protected(challenge, measured, pristine)
     return summary
 
 

@@ -5,7 +5,12 @@ Everything a trial can do wrong becomes data in its record, never the end of the
 - the infrastructure's failures (an adapter saying so, a harness `OSError`) are `infra_error`:
   retried, left out of the scores;
 - an exception while measuring is `verifier_error`, with its traceback in the trial's logs.
-The workspace is archived *before* measuring, so `regrade` measures exactly what the agent left.
+When the agent stops, the harness takes one snapshot of the workspace (`agentbench.snapshot`: regular
+files only, bounded, in a folder the trial cannot write; what it skipped goes into the record's `cut`).
+Every measurement reads that snapshot or a fresh copy of it, and the `workspace/` archive is made from
+it *before* measuring, so `regrade` measures exactly what was measured.
+Only the harness excuses a trial: the agent's files can make no step fail (the snapshot holds nothing
+but bounded regular files), and an adapter calls a run the infrastructure's only on its own evidence.
 A cancelled run (Ctrl-C) raises `Cancelled` out of the trial: nothing half-measured is recorded.
 """
 
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import secrets
 import shutil
 import tempfile
 import threading
@@ -43,9 +49,11 @@ from agentbench.records import dumps_trial, loads_trial
 from agentbench.redaction import Secret, redact_text, redact_tree
 from agentbench.sandbox import Confinement
 from agentbench.scoring import RUBRICS, score_trial
+from agentbench.snapshot import Snapshot, take_snapshot
 from agentbench.starting import close_workspace, restore_protected, seed_workspace, template
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import HiddenCatalog, expected_tests
 from agentbench.users import give, trial_user
 from agentbench.workspace import TrialDirs, archive_workspace, cache_dir, copy_tree, make_trial_dirs
 
@@ -72,14 +80,16 @@ class RunShared:
 
     assets: dict[str, Path]
     """Per language: what its toolchain prepared once for the run."""
-    hidden_counts: dict[str, int | None]
-    """Per challenge: hidden tests collected on the reference solution."""
+    hidden: dict[str, HiddenCatalog | None]
+    """Per challenge: its hidden tests and verified canaries, from the reference solution."""
     isolation: str
     """The isolation label of the run's commands."""
     secrets: tuple[Secret, ...] = ()
     """Values redacted from every trial folder and record."""
     versions: dict[str, str | None] = field(default_factory=dict)
     """Per agent: its CLI's version, asked once per run."""
+    hidden_paths: tuple[Path, ...] = ()
+    """What no command of a trial may see (see `RunConfig.hidden_paths`)."""
 
 
 def attempts(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Cancel) -> TrialRecord:
@@ -99,22 +109,26 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
     try:
         adapter = get_adapter(spec.agent, dict(config.agent_configs))
         base = replace(base, isolation=_isolation_label(adapter, shared))
-        users = trial_user() if config.trial_users_off is None else contextlib.nullcontext(None)
-        with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-") as tmp:
+        users = (trial_user(required=True) if config.trial_users_off is None
+                 else contextlib.nullcontext(None))
+        with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-",
+                                                        ignore_cleanup_errors=True) as tmp:
             dirs = make_trial_dirs(Path(tmp), user)
             pristine = seed_workspace(spec.challenge, dirs.workspace, cache_dir())
             give(dirs.user, (dirs.workspace,))
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
-            agent, seconds = _timed_agent(adapter, spec, config, dirs, trial_dir, cancel)
+            agent, seconds = _timed_agent(adapter, spec, config, (dirs, shared.hidden_paths), trial_dir, cancel)
             keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
-            base = replace(base, cut=archive_workspace(dirs.workspace, trial_dir / "workspace"))
-            base = replace(base, changes=close_workspace(spec.challenge, dirs.workspace, trial_dir,
-                                                         pristine))
-            give(dirs.user, (dirs.workspace, dirs.home, dirs.tmp))  # an in-process agent writes as root
-            measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel))
+            snapshot = take_snapshot(dirs.workspace, dirs.base / f"snapshot-{secrets.token_hex(8)}")
+            base = replace(base, cut=(*snapshot.notes(),
+                                      *archive_workspace(snapshot.root, trial_dir / "workspace")))
+            base = replace(base, changes=close_workspace(spec.challenge, trial_dir, pristine,
+                                                         live=dirs.workspace, measured=snapshot.root))
+            measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel),
+                                snapshot)
             cancel.check()
     except (AgentBenchError, OSError) as exc:
         cancel.check()
@@ -142,19 +156,24 @@ def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialD
     language = get_toolchain(spec.challenge.language).name
     return MeasureContext(dirs=dirs, trial_dir=trial_dir, assets=shared.assets[language],
                           command_timeout_s=config.command_timeout_s,
-                          expected_acceptance_tests=shared.hidden_counts.get(spec.challenge.id),
-                          sandbox=config.sandbox, limits=config.limits,
+                          expected_acceptance_tests=expected_tests(shared.hidden.get(spec.challenge.id)),
+                          hidden_catalog=shared.hidden.get(spec.challenge.id),
+                          sandbox=config.sandbox, limits=config.limits, hidden=shared.hidden_paths,
                           run_marker=cancel.marker if cancel else None,
                           interrupted=cancel.event if cancel else None)
 
 
-def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig, dirs: TrialDirs,
-                 trial_dir: Path, cancel: Cancel) -> tuple[AdapterResult, float]:
-    """Run the agent; the harness's own wall clock around the call is what efficiency scores."""
+def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig,
+                 where: tuple[TrialDirs, tuple[Path, ...]], trial_dir: Path,
+                 cancel: Cancel) -> tuple[AdapterResult, float]:
+    """Run the agent (in the trial's folders, `where[1]` hidden from it); the harness's own wall
+    clock around the call is what efficiency scores."""
+    dirs, hidden = where
     context = AdapterContext(challenge=spec.challenge, logs_dir=trial_dir / "agent", home=dirs.home,
                              tmp=dirs.tmp, model=config.model,
                              confinement=Confinement(sandbox=config.sandbox, limits=config.limits,
-                                                     run_marker=cancel.marker, user=dirs.user))
+                                                     run_marker=cancel.marker, user=dirs.user,
+                                                     hidden=hidden))
     start = time.monotonic()
     try:
         result = _overrun(_call_adapter(adapter, spec.challenge, dirs.workspace, context,
@@ -204,11 +223,12 @@ INFRA_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EMFILE,
 """OSErrors that are the machine's (disk full, read-only, out of descriptors...): infra_error."""
 
 
-def _measure(challenge: Challenge, ctx: MeasureContext) -> Measurements | str:
-    """Measure; an exception is this trial's verifier error (traceback in the logs), or, for the
-    machine's own failures (INFRA_ERRNOS), re-raised as the infrastructure's."""
+def _measure(challenge: Challenge, ctx: MeasureContext, snapshot: Snapshot | None = None) -> Measurements | str:
+    """Measure `snapshot` (default: one taken now of `ctx`'s workspace); an exception is this trial's
+    verifier error (traceback in the logs), or, for the machine's own failures (INFRA_ERRNOS),
+    re-raised as the infrastructure's."""
     try:
-        return measure(challenge, ctx)
+        return measure(challenge, ctx, snapshot=snapshot)
     except Interrupted:
         raise
     except OSError as exc:

@@ -26,8 +26,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentbench.process import cgroups_available, kill_user
-from agentbench.sandbox import Confinement, Limits, TrialUser, bwrap_path, describe, setpriv_path
+from agentbench.process import cgroups_available, kill_user, mount_namespaces
+from agentbench.sandbox import (
+    Confinement,
+    Limits,
+    TrialUser,
+    bwrap_path,
+    describe,
+    setpriv_path,
+)
 
 TRIAL_UID_BASE = 1_900_000_000
 """First uid (and gid) of the reserved range: above systemd's container ranges' usual start, below
@@ -62,13 +69,18 @@ def trial_users_problem() -> str | None:
 
 
 @contextlib.contextmanager
-def trial_user(lock_dir: Path = LOCK_DIR) -> Iterator[TrialUser | None]:
-    """Hold an unused uid of the reserved range for one trial; None where trial users are unavailable.
+def trial_user(lock_dir: Path = LOCK_DIR, *, required: bool = False) -> Iterator[TrialUser | None]:
+    """Hold an unused uid of the reserved range for one trial; None where trial users are unavailable
+    (`required`: raise OSError instead, for a run that was checked to have them, so a trial never
+    silently runs as root, seeing all the harness hides).
 
     On exit every process of that user is killed and its files in /tmp, /var/tmp and /dev/shm are
     removed, before the uid can go to another trial.
     """
-    if trial_users_problem() is not None:
+    problem = trial_users_problem()
+    if problem is not None:
+        if required:
+            raise OSError(f"no trial user for this trial ({problem}); it was not run as root")
         yield None
         return
     folder = _lock_dir(lock_dir)
@@ -313,7 +325,8 @@ def isolation(sandbox: str, limits: Limits | None = None, *, without_users: str 
     bwrap = sandbox == "bwrap" and bwrap_path() is not None
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
     notes = [_user_note(problem, bwrap), _cgroup_note(cgroup, limits, problem is None),
-             _sandbox_note(sandbox, bwrap), _disk_note(limits)]
+             _sandbox_note(sandbox, bwrap, problem is None and mount_namespaces()),
+             _disk_note(limits)]
     hint = _separation_hint(problem) if problem and not bwrap else ""
     return Isolation(label=describe(Confinement(sandbox=sandbox, user=user), cgroup),
                      separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
@@ -348,14 +361,18 @@ def _cgroup_note(cgroup: bool, limits: Limits, locked: bool) -> str:
             f"tree; {tail}")
 
 
-def _sandbox_note(sandbox: str, bwrap: bool) -> str:
+def _sandbox_note(sandbox: str, bwrap: bool, hiding: bool) -> str:
     if bwrap:
         return ("sandbox: bwrap: read-only host, fresh /tmp, /var/tmp and /dev/shm, own PID namespace, "
-                "no capabilities; network kept")
+                "no capabilities, challenges, results, database and cache covered; network kept")
     if sandbox == "bwrap":
         return "sandbox: bwrap asked for but not installed"
-    return ("sandbox: none: the host file system is visible (readable wherever the user may read, "
-            "e.g. world-readable challenge folders)")
+    if hiding:
+        return ("sandbox: none: the host file system is visible where the trial user may read, "
+                "except the challenges, results, database and cache (covered in a private mount "
+                "namespace)")
+    return ("sandbox: none: the host file system is visible wherever the user may read, challenges "
+            "and results included (only --sandbox bwrap, or running as root, hides them)")
 
 
 def _disk_note(limits: Limits) -> str:

@@ -17,6 +17,9 @@ from agentbench.metrics.change import set_problems
 from agentbench.models import Challenge, TrialRecord
 from agentbench.runner import Progress, RunConfig, execute, prepare_shared
 from agentbench.toolchains import MeasureContext, get_toolchain
+from agentbench.toolchains.canaries import HiddenCatalog, describe, expected_tests
+from agentbench.toolchains.canaries import problems as canary_problems
+from agentbench.trial import RunShared
 from agentbench.workspace import make_trial_dirs
 
 REFERENCE_MIN_SCORE = 95.0
@@ -32,6 +35,10 @@ class ChallengeVerdict:
     reference: TrialRecord | None = None
     noop: TrialRecord | None = None
     flaky: tuple[str, ...] = ()
+    canaries: str = "-"
+    """Canary counts (`toolchains.canaries.describe`)."""
+    twinless: tuple[str, ...] = ()
+    """Hidden test functions no canary guards (a forger that finds them can flip them)."""
 
     @property
     def valid(self) -> bool:
@@ -59,16 +66,17 @@ def validate(challenges: Sequence[Challenge], *, results_dir: Path, run_id: str,
                        challenge_dirs=())
     outcome = execute(config, progress, {a: results_dir / run_id / f"{a}.json" for a in config.agents})
     by_key = {(t.agent, t.challenge_id): t for r in outcome.records.values() for t in r.trials}
+    shared = prepare_shared(config, challenges)
     return tuple(
         _judge(c, by_key.get(("reference", c.id)), by_key.get(("noop", c.id)),
-               _flaky_tests(c, by_key.get(("reference", c.id)), outcome.run_dir, repeats),
-               outcome.run_dir)
+               _flaky_tests(c, by_key.get(("reference", c.id)), outcome.run_dir, repeats, shared),
+               shared.hidden.get(c.id), outcome.run_dir)
         for c in challenges
     )
 
 
 def _judge(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | None,
-           flaky: tuple[str, ...], run_dir: Path) -> ChallengeVerdict:
+           flaky: tuple[str, ...], catalog: HiddenCatalog | None, run_dir: Path) -> ChallengeVerdict:
     problems = [*lint_challenge(challenge),
                 *_check_reference(ref, brownfield=challenge.workspace is not None)]
     if challenge.workspace is None:
@@ -76,8 +84,11 @@ def _judge(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | No
     else:
         problems += _check_change(challenge, ref, noop, run_dir)
     problems += [f"flaky hidden test: {name}" for name in flaky]
+    if challenge.acceptance is not None and challenge.reference_dir is not None:
+        problems += canary_problems(catalog)
     return ChallengeVerdict(challenge_id=challenge.id, problems=tuple(problems), reference=ref,
-                            noop=noop, flaky=flaky)
+                            noop=noop, flaky=flaky, canaries=describe(catalog),
+                            twinless=catalog.twinless if catalog else ())
 
 
 def _scores(trial: TrialRecord) -> list[tuple[str, float]]:
@@ -135,21 +146,19 @@ def _outcomes(run_dir: Path, trial: TrialRecord) -> dict[str, str]:
 
 
 def _flaky_tests(challenge: Challenge, ref: TrialRecord | None, run_dir: Path,
-                 repeats: int) -> tuple[str, ...]:
+                 repeats: int, shared: RunShared) -> tuple[str, ...]:
     """Re-run the hidden tests on the reference's kept workspace; names whose outcome varies."""
     if challenge.acceptance is None or ref is None or repeats < 1:
         return ()
     kept = run_dir / ref.logs_dir / "workspace"
-    config = RunConfig(agents=("reference",), challenges=(challenge,), results_dir=run_dir.parent,
-                       run_id=run_dir.name)
-    shared = prepare_shared(config, [challenge])
     toolchain = get_toolchain(challenge.language)
     outcomes: list[dict[str, str]] = []
     for n in range(1, repeats + 1):
         with tempfile.TemporaryDirectory(prefix="agentbench-flaky-") as tmp:
             ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=shared.assets[toolchain.name],
                                  trial_dir=run_dir / ref.logs_dir / f"flaky-{n}",
-                                 expected_acceptance_tests=shared.hidden_counts.get(challenge.id))
+                                 expected_acceptance_tests=expected_tests(shared.hidden.get(challenge.id)),
+                                 hidden_catalog=shared.hidden.get(challenge.id))
             run = toolchain.run_hidden(challenge.acceptance, ctx, kept)
             outcomes.append(dict(run.outcomes))
     return _varying(outcomes)

@@ -8,7 +8,6 @@ symlinks are recorded, never followed out) so every trial stays inspectable and 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import hashlib
 import os
@@ -173,36 +172,6 @@ def unpack_tree(data: bytes, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         tar.extractall(dest, filter="data")
-
-
-def remove_escaping_symlinks(workspace: Path) -> tuple[str, ...]:
-    """Delete symlinks that point outside the workspace or into a loop (so nothing measured reads
-    host files, and nothing trips on a loop); return them as `name -> target`."""
-    root = os.path.realpath(workspace)
-    removed = []
-    for dirpath, dirnames, filenames in os.walk(workspace, followlinks=False):
-        for name in [*dirnames, *filenames]:
-            path = Path(dirpath) / name
-            if not path.is_symlink():
-                continue
-            try:
-                target = os.path.realpath(path, strict=True)
-                escapes = os.path.commonpath([root, target]) != root
-            except (OSError, ValueError):
-                escapes = not os.path.lexists(os.path.realpath(path)) or _loops(path)
-            if escapes:
-                removed.append(f"{display_name(path.relative_to(workspace))} -> "
-                               f"{display_name(Path(os.readlink(path)))}")
-                path.unlink()
-    return tuple(sorted(removed))
-
-
-def _loops(path: Path) -> bool:
-    try:
-        os.stat(path)
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
 
 
 def display_name(path: Path | str) -> str:

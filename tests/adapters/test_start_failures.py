@@ -1,7 +1,8 @@
 """A CLI that cannot start is the infrastructure's failure; a CLI that only says so is not.
 
-"Cannot start" rests on what the agent cannot forge: the process never started, or its first stderr
-line is the sandbox's or the loader's refusal while stdout stayed empty and the workspace untouched.
+"Cannot start" rests on what the agent cannot forge: the process never started, or the harness's own
+check, run in the same confinement, finds the executable (or its `#!` interpreter) cannot run there.
+What the CLI printed and its exit status never decide it.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def test_an_executable_that_cannot_start_is_infra_error(tmp_path: Path, sandbox:
     result = run(agent((str(cli),)), tmp_path, sandbox)
     assert result.infra_error and not result.success
     assert result.error is not None and result.error.startswith("cannot start")
-    assert "No such file or directory" in result.error
+    assert "No such file or directory" in result.error or (
+        "missing-interpreter: not an executable file here" in result.error)
 
 
 def script(tmp_path: Path, body: str) -> tuple[str, ...]:
@@ -66,7 +68,20 @@ def script(tmp_path: Path, body: str) -> tuple[str, ...]:
     """
     raise SystemExit("Traceback: something broke")
     """,
+    # a faked start failure: the shell's words and status, nothing written, nothing on stdout
+    """
+    import sys
+    print("sh: 1: claude: not found", file=sys.stderr)
+    sys.exit(127)
+    """,
+    """
+    import sys
+    print("bwrap: execvp claude: No such file or directory", file=sys.stderr)
+    sys.exit(1)
+    """,
 ])
-def test_a_cli_claiming_it_could_not_start_is_the_agents_failure(tmp_path: Path, body: str) -> None:
-    result = run(agent(script(tmp_path, body)), tmp_path)
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_a_cli_claiming_it_could_not_start_is_the_agents_failure(tmp_path: Path, body: str,
+                                                                 sandbox: str) -> None:
+    result = run(agent(script(tmp_path, body)), tmp_path, sandbox)
     assert not result.success and not result.infra_error

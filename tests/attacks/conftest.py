@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from agentbench import users
 from agentbench.models import TrialRecord
 from agentbench.records import loads_run
 from tests.attacks.agents import AGENTS, CHALLENGES, agent_config, defined
+from tests.requirements import require
 
 collect_ignore_glob = ["challenges/*"]
 
@@ -57,27 +57,19 @@ class AttackRun:
 def needs_sandbox(mode: str) -> None:
     """The bwrap mode needs bubblewrap; the none mode relies on per-trial users (root) to keep the
     attack agents of one run apart. Missing: skipped with the fix, failed under CI."""
-    if mode == "bwrap" and shutil.which("bwrap") is None:
-        missing = "bubblewrap is not installed (apt-get install bubblewrap; .ci/run installs it)"
-    elif mode == "none" and users.trial_users_problem() is not None:
-        missing = (f"the none-mode attack runs need per-trial users ({users.trial_users_problem()}): "
-                   "run pytest as root, or install bubblewrap for the bwrap mode")
-    else:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(missing)
-    pytest.skip(missing)
+    require("bwrap" if mode == "bwrap" else "trial_users")
 
 
 def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *extra: str,
-                   files: Mapping[str, dict[str, str]] | None = None) -> AttackRun:
+                   files: Mapping[str, dict[str, str]] | None = None,
+                   challenges: Path = CHALLENGES) -> AttackRun:
     """One `agentbench run` of `agents` (attack agents from AGENTS, plus `files`: more of them, name
-    -> files, known for this run only; built-in agents by name)."""
+    -> files, known for this run only; built-in agents by name) on `challenges`."""
     with defined(files or {}):
         config = agent_config(folder, [a for a in agents if a in AGENTS])
     results = folder / "results"
     args = [sys.executable, "-m", "agentbench", "run", "--challenge", challenge,
-            "--challenges", str(CHALLENGES), "--results", str(results), "--agents-config", str(config),
+            "--challenges", str(challenges), "--results", str(results), "--agents-config", str(config),
             "--sandbox", mode, "--jobs", "2" if users.isolation(mode).separated else "1", *extra]
     for agent in agents:
         args += ["--agent", agent]

@@ -10,6 +10,8 @@ import pytest
 from tests.attacks.agents import CHALLENGES
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
+pytestmark = [pytest.mark.attacks, pytest.mark.needs("go")]
+
 REFERENCE = CHALLENGES / "easy" / "go-calc" / "reference"
 REF = {str(p.relative_to(REFERENCE)): p.read_text() for p in REFERENCE.rglob("*") if p.is_file()}
 BASE = {"go.mod": REF["go.mod"], "README.md": REF["README.md"]}

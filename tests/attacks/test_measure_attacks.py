@@ -12,6 +12,8 @@ import pytest
 from tests.attacks.agents import REF, d
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
+pytestmark = pytest.mark.attacks
+
 EXTRA = d('''
     def clamp(x, low, high):
         if x < low:

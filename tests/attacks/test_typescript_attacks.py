@@ -12,6 +12,8 @@ import pytest
 from tests.attacks.agents import CHALLENGES
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
 
+pytestmark = [pytest.mark.attacks, pytest.mark.needs("node22")]
+
 REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
 REF = {str(p.relative_to(REFERENCE)): p.read_text() for p in REFERENCE.rglob("*") if p.is_file()}
 BASE = {name: REF[name] for name in ("package.json", "package-lock.json", "tsconfig.json", "README.md")}
@@ -157,6 +159,8 @@ def test_reference_scores_full_marks_and_noop_nothing(ts_attacks):
     assert ts_attacks.hidden("reference") == (10, 10)
     assert ref.measurements.tests.tampering == () and ref.measurements.acceptance.tampering == ()
     assert noop.verified_score.total == 0 and noop.seed_score.total <= 10
+    # the hidden test file cannot import the missing product: one failure, never "forged" (issue 21)
+    assert noop.measurements.acceptance.tampering == () and noop.measurements.acceptance.tests.problem is None
 
 
 def test_a_stub_does_not_outscore_a_solution_when_verified(ts_attacks):

@@ -97,7 +97,7 @@ def test_close_workspace_diffs_and_puts_protected_files_back(tmp_path: Path) -> 
     (ws / ".git" / "refs" / "heads" / "sneaky").write_text("0" * 40 + "\n")
     (ws / "image.bin").write_bytes(b"\0\1\2")
     shutil.copytree(ws, trial / "workspace", ignore=shutil.ignore_patterns(".git"))
-    summary = close_workspace(challenge, ws, trial, pristine)
+    summary = close_workspace(challenge, trial, pristine, live=ws, measured=ws)
     assert summary.protected == ("tests/test_mathy.py (modified)",)
     assert summary.binary_files == ("image.bin",)
     assert summary.files_changed == 3 and summary.lines_added >= 3 and summary.lines_removed >= 7
@@ -119,7 +119,7 @@ def test_protected_file_behind_a_symlinked_folder_is_put_back_inside(tmp_path: P
     pristine = seed_workspace(challenge, ws, tmp_path / "cache")
     subprocess.run(["rm", "-r", str(ws / "tests")], check=True)
     (ws / "tests").symlink_to(outside)
-    summary = close_workspace(challenge, ws, trial, pristine)
+    summary = close_workspace(challenge, trial, pristine, live=ws, measured=ws)
     assert "tests/test_mathy.py (deleted)" in summary.protected
     assert not (ws / "tests").is_symlink() and (ws / "tests" / "test_mathy.py").read_text() == VISIBLE_TESTS
     assert list(outside.iterdir()) == []

@@ -16,8 +16,10 @@ from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TrialRecord
 from agentbench.runner import RunConfig, execute
 from agentbench.validation import lint_challenge, validate
+from tests.requirements import require
 
 FLAWED = Path(__file__).parent / "flawed"
+LANGUAGE_NEEDS = {"typescript": ("node22",), "go": ("go",)}
 FLAWED_IDS = sorted(f"{p.parent.name}/{p.stem}" for p in FLAWED.glob("*/*.patch"))
 
 
@@ -69,6 +71,8 @@ def test_there_is_a_flawed_solution_per_tier():
 
 @pytest.mark.parametrize("challenge_id", FLAWED_IDS)
 def test_hidden_tests_catch_the_flawed_solution(challenge_id, tmp_path):
+    (challenge,) = select_challenges(discover_challenges(), ids=(challenge_id,))
+    require(*LANGUAGE_NEEDS.get(challenge.language, ()))
     source = flawed_solution(challenge_id, tmp_path / "flawed")
     trial = run_directory_agent(challenge_id, source, tmp_path / "run")
     assert trial.measurements.build.success

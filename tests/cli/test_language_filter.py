@@ -39,6 +39,7 @@ def test_language_combines_with_tier_and_unknown_ones_are_errors(capsys):
     assert "typescript" in bad.err and "go" in bad.err
 
 
+@pytest.mark.needs("go")
 def test_run_accepts_language_alone_and_refuses_it_on_resume(capsys, tmp_path):
     r = invoke(capsys, "run", "--agent", "noop", "--language", "go", "--tier", "medium",
                "--results", str(tmp_path))
@@ -49,6 +50,7 @@ def test_run_accepts_language_alone_and_refuses_it_on_resume(capsys, tmp_path):
     assert again.exit_code == 2 and "--language" in again.err
 
 
+@pytest.mark.needs("go")
 def test_validate_filters_by_language(capsys, tmp_path):
     r = invoke(capsys, "validate", "--language", "go", "--repeats", "0", "--results", str(tmp_path),
                "easy/go-roman")

@@ -7,6 +7,7 @@ import pytest
 
 from agentbench.records import loads_run
 from tests.cli.helpers import invoke
+from tests.requirements import jobs
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +106,7 @@ def test_resume_applies_how_to_run_options_and_refuses_plan_changes(capsys, tmp_
     assert (config.jobs, config.retries, config.trials) == (4, 3, 3)
     r = invoke(capsys, "run", "--resume", "rs", "--results", str(tmp_path), "--agent", "reference")
     assert r.exit_code == 2 and "--agent cannot change a run" in r.err
-    r = invoke(capsys, "run", "--resume", "rs", "--results", str(tmp_path), "--jobs", "2")
+    r = invoke(capsys, "run", "--resume", "rs", "--results", str(tmp_path), "--jobs", jobs())
     assert r.exit_code == 0, r.err
     assert len(loads_run((tmp_path / "noop.json").read_text()).trials) == 3
 

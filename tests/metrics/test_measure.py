@@ -75,7 +75,7 @@ def test_setup_commands_never_touch_agentbenchs_environment(tiny_challenges, tmp
     import importlib.util
 
     assert importlib.util.find_spec("adder") is None
-    installed = list(ctx.dirs.base.glob("env-*/venv/**/*adder*"))
+    installed = list(ctx.dirs.base.glob("measure-*/env-*/venv/**/*adder*"))
     assert installed, "the project was installed into the trial's own environment"
 
 

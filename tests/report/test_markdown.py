@@ -43,7 +43,7 @@ def test_has_ranking_matrices_breakdown_usage_statuses_agents_tiers_verdicts_and
     assert "| 1 | a | 61.3 | 46.3 to 76.4 | 8 | 3 | - |" in text
     assert "| #1 | a | - | +6.2 ▲ (8-0) |" in text and "| #2 | b | -6.2 ▼ (0-8) | - |" in text
     assert "| Agent | Build (25) | Tests (20) | Coverage (15) | Quality (15) |" in text
-    assert "| a | 60.0 s | 60.0 s | $0.250 | $0.250 | $6.000 | 245 | 1000 | - |" in text
+    assert "| a | 60.0 s | 60.0 s | $0.250 | $0.250 | $6.000 | 245 | cli 24 | 1000 | - |" in text
     assert "**Score:** a is ahead of b by 6.2 points over challenges like these" in text
     assert "Power: to detect a 5-point gap" in text  # '-' inside a line is not escaped
     assert "| easy | 74.9 | 68.6 |" in text

@@ -251,6 +251,7 @@ def test_a_corrupted_sqlite_file_gives_one_clear_error(tmp_path):
     assert "agentbench db rebuild" in (info_.value.hint or "")
 
 
+@pytest.mark.needs("psycopg")
 def test_an_unreachable_postgresql_server_gives_one_clear_error(monkeypatch):
     monkeypatch.setenv(database.TIMEOUT_ENV, "2")
     with pytest.raises(DatabaseError) as info_:

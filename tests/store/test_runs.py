@@ -109,7 +109,7 @@ def test_a_newer_database_stops_the_run_before_any_trial(tmp_path, tiny_challeng
 
 
 BWRAP = __import__("shutil").which("bwrap")
-needs_bwrap = pytest.mark.skipif(not BWRAP and not os.environ.get("CI"), reason="bubblewrap not installed")
+needs_bwrap = pytest.mark.needs("bwrap")
 
 
 @needs_bwrap

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 
 from tests.cli.helpers import invoke
+from tests.requirements import jobs
 
 
 def test_three_tiers_one_after_another_compare_over_all_13_challenges(capsys, tmp_path):
     results = tmp_path / "results"
     for tier in ("easy", "medium", "hard"):
         r = invoke(capsys, "run", "--agent", "reference", "--agent", "noop", "--tier", tier,
-                   "--language", "python", "--jobs", "2", "--results", str(results))
+                   "--language", "python", "--jobs", jobs(), "--results", str(results))
         assert r.exit_code == 0, r.err
     assert "replaced" in r.out and "13 challenge(s) from runs" in r.out
     r = invoke(capsys, "compare", "reference@latest", "noop@latest", "--format", "json",

@@ -27,11 +27,21 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, replace
 
 from agentbench.adapters.cli_base import CommandAdapter, ErrorPattern, TrialSetup, Usage
 from agentbench.adapters.endpoint import ANTHROPIC, GEMINI, OPENAI, Endpoint
 from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
+from agentbench.adapters.trajectory import money, number, read_text_capped
 from agentbench.adapters.versions import PythonDistribution
+from agentbench.pricing import CallTokens
+
+ANALYTICS_LOG = ".aider.analytics.jsonl"
+"""Aider's analytics log (relative to HOME; kept locally, nothing is sent): one `message_send`
+event per model call with its exact `prompt_tokens`, `completion_tokens` and `cost`."""
+
+LLM_HISTORY = ".aider.llm.history"
+"""Aider's log of what it sent the model and what the model answered, verbatim (relative to HOME)."""
 
 PRICE_CACHE = ".aider/caches/model_prices_and_context_window.json"
 """Aider's model price cache, relative to HOME (downloaded at start when missing or empty)."""
@@ -48,6 +58,34 @@ _PROBLEM = re.compile(r"^.*\b(error: .*|unrecognized arguments: .*|\w+Error: .*)
 _FENCE = re.compile(r"^\s*(```|<<<<<<<|>>>>>>>|=======)")
 _HEADER = re.compile(r"^(Aider v|Model: |Git repo: |Repo-map: |Weak model: |Editor model: |"
                      r"Detected dumb terminal|Added .* to the chat|Main model: |Applied edit to )")
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSend:
+    """One model call as aider's analytics log records it."""
+
+    input: int
+    output: int
+    cost: float | None
+
+
+def message_sends(log: str) -> list[MessageSend]:
+    """The `message_send` events of an analytics log (JSON lines; anything else skipped)."""
+    found = []
+    for line in log.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(event, dict) or event.get("event") != "message_send":
+            continue
+        props = event.get("properties")
+        if not isinstance(props, dict):
+            continue
+        sent, received = number(props.get("prompt_tokens")), number(props.get("completion_tokens"))
+        if sent is not None and received is not None:
+            found.append(MessageSend(sent, received, money(props.get("cost"))))
+    return found
 
 
 def count(text: str) -> int:
@@ -134,6 +172,7 @@ class AiderAdapter(CommandAdapter):
             "--no-show-model-warnings", "--no-detect-urls",
             "--input-history-file", str(home / ".aider.input.history"),
             "--chat-history-file", str(home / ".aider.chat.history.md"),
+            "--analytics-log", str(home / ANALYTICS_LOG), "--llm-history-file", str(home / LLM_HISTORY),
             "--no-restore-chat-history", "--encoding", "utf-8",
         ]
 
@@ -159,6 +198,18 @@ class AiderAdapter(CommandAdapter):
             turns=len(reports),
             final_message=final_message(stdout),
         )
+
+    def read_usage(self, stdout: str, stderr: str, setup: TrialSetup) -> Usage:
+        """`parse_output`, with the exact tokens of aider's analytics log where it has them."""
+        usage = self.parse_output(stdout, stderr)
+        calls = message_sends(read_text_capped(setup.home / ANALYTICS_LOG) or "")
+        if not calls:
+            return usage
+        costs = [c.cost for c in calls if c.cost is not None]
+        return replace(usage, input_tokens=sum(c.input for c in calls),
+                       output_tokens=sum(c.output for c in calls), turns=len(calls),
+                       cost_usd=sum(costs) if len(costs) == len(calls) else usage.cost_usd,
+                       calls=tuple(CallTokens(c.input, c.output) for c in calls))
 
     def _failure(self, transcript: str) -> str | None:
         """Why no model call completed (aider exits 0 even when every call failed)."""

@@ -131,7 +131,9 @@ class ClaudeCodeAdapter(CommandAdapter):
         error = None
         if result.get("is_error") or result.get("subtype") != "success":
             error = self._failure(stdout, stderr, _error_text(result))
+        cache_read, cache_write = _cache_tokens(result)
         return Usage(input_tokens=input_tokens, output_tokens=output_tokens,
+                     cache_read_tokens=cache_read, cache_write_tokens=cache_write,
                      cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
                      turns=turns if isinstance(turns, int) else None,
                      final_message=message if isinstance(message, str) else "", error=error)
@@ -165,6 +167,19 @@ def _tokens(result: dict[str, Any]) -> tuple[int | None, int | None]:
     usage = result.get("usage")
     if isinstance(usage, dict):
         return sum(_int(usage, k) for k in _USAGE_INPUT_KEYS), _int(usage, "output_tokens")
+    return None, None
+
+
+def _cache_tokens(result: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(cache reads, cache writes) summed over `modelUsage`, else from the main-loop `usage`."""
+    per_model = result.get("modelUsage")
+    if isinstance(per_model, dict) and per_model:
+        models = [m for m in per_model.values() if isinstance(m, dict)]
+        return (sum(_int(m, "cacheReadInputTokens") for m in models),
+                sum(_int(m, "cacheCreationInputTokens") for m in models))
+    usage = result.get("usage")
+    if isinstance(usage, dict):
+        return _int(usage, "cache_read_input_tokens"), _int(usage, "cache_creation_input_tokens")
     return None, None
 
 

@@ -32,15 +32,18 @@ from agentbench import process
 from agentbench.adapters.base import AdapterContext, AgentAdapter
 from agentbench.adapters.endpoint import Endpoint, endpoint_failure
 from agentbench.adapters.failures import (
+    START_CHECK_FAILED,
+    START_FAILURE_STATUSES,
     LogTail,
     RetryStop,
     RetryWatch,
-    start_failure,
+    start_check_argv,
     workspace_state,
 )
 from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
+from agentbench.pricing import CallTokens, estimate, find_price
 from agentbench.sandbox import Confinement, bwrap_path
 from agentbench.users import give
 
@@ -80,6 +83,13 @@ class Usage:
     error: str | None = None
     model: str | None = None
     """The model the CLI says it used (None: it does not say)."""
+    cache_read_tokens: int | None = None
+    """Input tokens read from the prompt cache (part of `input_tokens`), where reported."""
+    cache_write_tokens: int | None = None
+    """Input tokens written to the prompt cache (part of `input_tokens`), where reported."""
+    calls: tuple[CallTokens, ...] = ()
+    """Each model request's usage where the CLI reports it (prices tiered by context length need
+    it); empty: read from the trajectory's model turns when needed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,6 +150,11 @@ class CommandAdapter(AgentAdapter):
     @abstractmethod
     def parse_output(self, stdout: str, stderr: str) -> Usage:
         """Usage and final message from the CLI's output (pure; never raises on garbage)."""
+
+    def read_usage(self, stdout: str, stderr: str, setup: TrialSetup) -> Usage:
+        """Usage after the run: `parse_output`, which an adapter may complete from files the CLI
+        left in the trial HOME (read without following links)."""
+        return self.parse_output(stdout, stderr)
 
     def prepare(self, setup: TrialSetup) -> dict[str, str]:
         """Write per-trial config files (into setup.home); return extra environment variables."""
@@ -246,11 +261,10 @@ class CommandAdapter(AgentAdapter):
         if result.start_error:
             return AdapterResult(time_taken_seconds=0.0, prompts_used=0, success=False, infra_error=True,
                                  error=f"cannot start: {exe}: {result.start_error}")
-        adapter_result = self._result(result)
-        adapter_result = replace(adapter_result, model=adapter_result.model or setup.model)
+        adapter_result = self._result(result, setup)
         if adapter_result.success:
             return adapter_result
-        infra = self._infra_reason(result, setup, before, watch)
+        infra = self._infra_reason(result, setup, before, watch, (exe, env))
         return replace(adapter_result, infra_error=True, error=infra) if infra else adapter_result
 
     def _log_tail(self, setup: TrialSetup, watch: RetryStop | None,
@@ -266,16 +280,19 @@ class CommandAdapter(AgentAdapter):
         return tail
 
     def _infra_reason(self, result: process.ProcessResult, setup: TrialSetup,
-                      before: frozenset[tuple[str, int, int]] | None, watch: RetryStop | None) -> str | None:
+                      before: frozenset[tuple[str, int, int]] | None, watch: RetryStop | None,
+                      started: tuple[str, dict[str, str]]) -> str | None:
         """Why a failed run is the infrastructure's (harness-side evidence), or None."""
         stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
         stderr = result.stderr_path.read_text(encoding="utf-8", errors="replace")
         if watch and watch.confirmed and result.stopped:
             return f"{watch.confirmed.kind}: {result.stopped}"
-        line = start_failure(stdout, stderr, result.returncode)
-        if line and before is not None and workspace_state(setup.workspace) == before:
-            where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
-            return f"cannot start {where}: {line}"
+        if (result.returncode in START_FAILURE_STATUSES and not stdout.strip() and before is not None
+                and workspace_state(setup.workspace) == before):
+            problem = self._cannot_start(setup, *started)
+            if problem:
+                where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
+                return f"cannot start {where} (the harness's own check): {problem}"
         endpoint = self.endpoint(setup)
         failure = endpoint_failure(endpoint) if endpoint else None
         if failure is None:
@@ -284,13 +301,33 @@ class CommandAdapter(AgentAdapter):
         return (f"{failure.kind}: the model endpoint fails the harness's own request too "
                 f"({failure.detail}); the agent's run: {said}")
 
-    def _result(self, result: process.ProcessResult) -> AdapterResult:
+    def _cannot_start(self, setup: TrialSetup, exe: str, env: dict[str, str]) -> str | None:
+        """The harness's own check, confined like the CLI, of whether `exe` can start (see
+        `failures.start_check_argv`): why it cannot, or None. The CLI's output is never read."""
+        with tempfile.TemporaryDirectory(prefix="agentbench-start-check-") as tmp:
+            out, err = Path(tmp) / "out", Path(tmp) / "err"
+            check = self._run(start_check_argv(exe), cwd=setup.workspace, env=env,
+                              timeout_s=START_CHECK_TIMEOUT_S, stdout_path=out, stderr_path=err,
+                              confinement=setup.confinement)
+            said = (out.read_text(errors="replace") + err.read_text(errors="replace")).strip()
+        first = said.splitlines()[0][:300] if said else ""
+        if check.start_error:
+            return f"no process starts in this confinement: {check.start_error}"
+        if check.returncode == START_CHECK_FAILED:
+            return first
+        if check.returncode != 0 or check.timed_out:
+            return f"no process starts in this confinement (status {check.returncode}): {first}"
+        return None
+
+    def _result(self, result: process.ProcessResult, setup: TrialSetup) -> AdapterResult:
         stdout = result.stdout_path.read_text(encoding="utf-8", errors="replace")
         stderr = result.stderr_path.read_text(encoding="utf-8", errors="replace")
         try:
-            usage = self.parse_output(stdout, stderr)
+            usage = self.read_usage(stdout, stderr, setup)
         except Exception as exc:
             usage = Usage(error=f"could not parse the agent's output: {type(exc).__name__}: {exc}")
+        usage = replace(usage, model=usage.model or setup.model)
+        cost, source = self.cost(usage, lambda: self.request_usage(stdout, stderr, setup))
         transcript = stdout + "\n" + stderr
         error = (self.classify(transcript, result) if result.timed_out or result.stopped
                  else usage.error or self.classify(transcript, result))
@@ -301,11 +338,44 @@ class CommandAdapter(AgentAdapter):
             time_taken_seconds=round(result.duration_s, 3), prompts_used=usage.turns or 1,
             success=ok, timed_out=result.timed_out,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-            cost_usd=usage.cost_usd, final_message=usage.final_message[:4000],
+            cost_usd=cost, cost_source=source, cache_read_tokens=usage.cache_read_tokens,
+            cache_write_tokens=usage.cache_write_tokens, final_message=usage.final_message[:4000],
             error=None if ok else error,
             output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
             model=usage.model,
         )
+
+    def cost(self, usage: Usage,
+             requests: Callable[[], tuple[CallTokens, ...]] = tuple) -> tuple[float | None, str]:
+        """(cost, source): the CLI's own figure (`cli`); else computed from the tokens and the
+        model's prices (`price-table`, the agents config's over the shipped table); else
+        (None, `unknown`). A CLI's $0 for a run that used tokens is its missing price, not a cost."""
+        spent = bool(usage.input_tokens or usage.output_tokens)
+        if usage.cost_usd is not None and not (usage.cost_usd == 0 and spent):
+            return usage.cost_usd, "cli"
+        price = find_price(usage.model, self.config.prices)
+        if price is None or usage.input_tokens is None or usage.output_tokens is None:
+            return None, "unknown"
+        total = CallTokens(usage.input_tokens, usage.output_tokens, usage.cache_read_tokens or 0,
+                           usage.cache_write_tokens or 0)
+        cost = estimate(price, total, usage.calls or requests())
+        return (None, "unknown") if cost is None else (cost, "price-table")
+
+    def request_usage(self, stdout: str, stderr: str, setup: TrialSetup) -> tuple[CallTokens, ...]:
+        """Each model request's tokens, from the trajectory's model turns (empty: not known)."""
+        from agentbench.adapters.trajectory import Transcript
+        from agentbench.adapters.transcripts import PARSERS
+
+        parser = PARSERS.get(self.adapter_name)
+        if parser is None:
+            return ()
+        try:
+            steps = parser(Transcript(stdout=stdout, stderr=stderr, workspace=setup.workspace,
+                                      home=setup.home)).steps
+        except Exception:  # NOTE: the agent's output is arbitrary; no requests known then
+            return ()
+        return tuple(CallTokens(s.input_tokens or 0, s.output_tokens or 0)
+                     for s in steps if s.type == "model")
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:
         """Why a run failed, from the adapter's error patterns, else from the exit status."""
@@ -317,6 +387,10 @@ class CommandAdapter(AgentAdapter):
             if re.search(pattern.regex, transcript, re.IGNORECASE | re.MULTILINE):
                 return f"{pattern.kind}: {pattern.message}"
         return f"exited with status {result.returncode}"
+
+
+START_CHECK_TIMEOUT_S = 20.0
+"""The harness's own start check ends within this."""
 
 
 def json_events(stdout: str) -> list[dict[str, Any]]:

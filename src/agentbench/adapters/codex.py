@@ -186,13 +186,14 @@ class CodexAdapter(CommandAdapter):
         events = json_events(stdout)
         if not events:
             return Usage(error=self.explain(f"no Codex JSON events in the output; {_stderr_tail(stderr)}"))
-        input_tokens = output_tokens = turns = 0
+        input_tokens = output_tokens = cached = turns = 0
         final, fatal = "", None
         for event in events:
             if event["type"] == "turn.completed":
                 turns += 1
                 input_tokens += _count(event.get("usage"), "input_tokens")
                 output_tokens += _count(event.get("usage"), "output_tokens")
+                cached += _count(event.get("usage"), "cached_input_tokens")
             item = event.get("item")
             if event["type"] == "item.completed" and isinstance(item, dict) \
                     and item.get("type") == "agent_message":
@@ -200,6 +201,7 @@ class CodexAdapter(CommandAdapter):
             fatal = _fatal_message(event) or fatal
         return Usage(input_tokens=input_tokens if turns else None,
                      output_tokens=output_tokens if turns else None, turns=turns or None,
+                     cache_read_tokens=cached if turns else None,
                      final_message=final, error=self.explain(fatal) if fatal else None)
 
     def classify(self, transcript: str, result: process.ProcessResult) -> str:

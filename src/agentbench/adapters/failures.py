@@ -6,9 +6,13 @@ and left out of the scores (`AdapterResult.infra_error`). Everything the CLI pri
 and could be forged, so each verdict rests on something the agent cannot reach:
 
 - **endpoint failures**: the harness's own request to the endpoint fails too (`endpoint_failure`);
-- **cannot start**: the process never started (`ProcessResult.start_error`), or the sandbox or the
-  CLI's loader refused it (a first stderr line such as `bwrap: execvp ...`), it printed nothing on
-  stdout, and the workspace is exactly as it was before the run.
+- **cannot start**: the process never started (`ProcessResult.start_error`: `execve` failed in the
+  harness's own `Popen`), or, after a run that printed nothing on stdout, exited with a start-failure
+  status and left the workspace exactly as it was, the harness's **own check** (`start_check_argv`,
+  run in the same confinement as the same user) finds that the executable, or the interpreter its
+  `#!` line names, cannot be run there, or that the confinement cannot start a process at all. What
+  the agent printed (`x: not found`) and its exit status never decide it: an agent that fakes a start
+  failure is the agent's failure, scored.
 
 CLIs that retry a failing endpoint for a minute or more (aider: 0.1 s doubling to 60 s; OpenCode: five
 retries 2-30 s apart) are stopped early by `RetryStop`, a watch over their output lines as they stream
@@ -42,15 +46,21 @@ ENDPOINT_KINDS = frozenset({AUTH, RATE_LIMIT, SERVER_ERROR, CONNECTION})
 PROBE_INTERVAL_S = 10.0
 """Least time between two endpoint checks of one retry watch."""
 
-_START_FAILURE = re.compile(
-    r"^(bwrap: .*|agentbench: could not join .*|.*: No such file or directory|.*: Permission denied"
-    r"|.*: cannot execute.*|.*[Ee]xec format error.*|.*: not found"
-    r"|(?:node:internal\S* *)?Error: Cannot find module .*)$")
-"""A first stderr line that says the executable never got going (sandbox, loader, interpreter)."""
+START_FAILURE_STATUSES = (1, 125, 126, 127)
+"""Exit statuses after which the harness checks for itself whether the CLI could start: bwrap's own
+(1), cgroup join (125), not executable (126), not found (127)."""
 
-_START_FAILURE_STATUSES = (1, 125, 126, 127)
-"""Exit statuses of a start failure: bwrap's own (1), cgroup join (125), not executable (126),
-not found (127)."""
+START_CHECK_FAILED = 3
+"""The exit status of `start_check_argv`'s script when something named cannot be run."""
+
+_START_CHECK = r"""
+for p; do
+  case "$p" in
+    /*) [ -f "$p" ] && [ -x "$p" ] || { printf '%s: not an executable file here\n' "$p"; exit 3; } ;;
+    *) command -v "$p" >/dev/null 2>&1 || { printf '%s: not found on PATH here\n' "$p"; exit 3; } ;;
+  esac
+done
+"""
 
 MAX_SNAPSHOT_ENTRIES = 20_000
 """A workspace with more entries than this counts as changed (it is not listed further)."""
@@ -190,12 +200,27 @@ def _real_folder(folder: Path, base: Path) -> bool:
     return True
 
 
-def start_failure(stdout: str, stderr: str, returncode: int | None) -> str | None:
-    """The line that says the CLI never got going, when its run looks like a start failure."""
-    if stdout.strip() or returncode not in _START_FAILURE_STATUSES:
-        return None
-    first = next((line.strip() for line in stderr.splitlines() if line.strip()), "")
-    return first[:500] if _START_FAILURE.match(first) else None
+def start_check_argv(executable: str) -> list[str]:
+    """The harness's own check that `executable` can start (run it confined like the CLI): the file
+    is there and runnable, and so is the interpreter of its `#!` line (for `/usr/bin/env NAME`, NAME
+    on PATH). Exits 0 when it can, `START_CHECK_FAILED` naming what cannot be run."""
+    return ["/bin/sh", "-c", _START_CHECK, "sh", executable, *_interpreter(executable)]
+
+
+def _interpreter(executable: str) -> list[str]:
+    try:
+        with open(executable, "rb") as file:  # NOTE: the configured CLI, not an agent's file
+            first = file.read(256).split(b"\n", 1)[0]
+    except OSError:
+        return []
+    if not first.startswith(b"#!"):
+        return []
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words:
+        return []
+    if words[0] == "/usr/bin/env" and len(words) > 1 and not words[1].startswith("-"):
+        return [words[0], words[1]]
+    return [words[0]]
 
 
 def workspace_state(root: Path) -> frozenset[tuple[str, int, int]] | None:

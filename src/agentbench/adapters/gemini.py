@@ -98,6 +98,14 @@ def token_totals(stats: Any) -> tuple[int, int, int] | None:
     return input_tokens, output_tokens, requests
 
 
+def cached_tokens(stats: Any) -> int | None:
+    """Prompt tokens served from the cache (`tokens.cached`), summed over `stats.models`."""
+    models = stats.get("models") if isinstance(stats, dict) else None
+    if not isinstance(models, dict) or not models:
+        return None
+    return sum(_count(m.get("tokens"), "cached") for m in models.values() if isinstance(m, dict))
+
+
 def _error_text(error: Any) -> str:
     if isinstance(error, dict):
         return str(error.get("message") or error.get("type") or "error")
@@ -179,6 +187,7 @@ class GeminiAdapter(CommandAdapter):
         return Usage(
             input_tokens=totals[0] if totals else None,
             output_tokens=totals[1] if totals else None,
+            cache_read_tokens=cached_tokens(document.get("stats")),
             turns=(totals[2] or None) if totals else None,
             final_message=str(document.get("response") or ""),
             error=self._classified(_error_text(error), stderr) if error else None,

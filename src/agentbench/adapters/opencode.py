@@ -48,6 +48,7 @@ from agentbench.adapters.endpoint import ANTHROPIC, GEMINI, OPENAI, Endpoint
 from agentbench.adapters.failures import AUTH, CONNECTION, RATE_LIMIT, SERVER_ERROR, RetryWatch
 from agentbench.adapters.versions import NpmPackage
 from agentbench.errors import ConfigError
+from agentbench.pricing import CallTokens
 
 PROVIDER_ID = "agentbench"
 """The provider declared for an OpenAI-compatible endpoint (`OPENAI_BASE_URL`)."""
@@ -235,6 +236,12 @@ class OpenCodeAdapter(CommandAdapter):
             input_tokens=int(sum(_number(t, "input") for t in tokens)
                              + sum(_number(c, "read") + _number(c, "write") for c in caches)),
             output_tokens=int(sum(_number(t, "output") + _number(t, "reasoning") for t in tokens)),
+            cache_read_tokens=int(sum(_number(c, "read") for c in caches)),
+            cache_write_tokens=int(sum(_number(c, "write") for c in caches)),
+            calls=tuple(CallTokens(int(_number(t, "input") + _number(c, "read") + _number(c, "write")),
+                                   int(_number(t, "output") + _number(t, "reasoning")),
+                                   int(_number(c, "read")), int(_number(c, "write")))
+                        for t, c in zip(tokens, caches, strict=True)),
             cost_usd=round(float(sum(_number(s, "cost") for s in steps)), 6),
             turns=len(steps),
             final_message=final,

@@ -167,6 +167,7 @@ class QwenCodeAdapter(CommandAdapter):
         return Usage(
             input_tokens=_int(usage, "input_tokens"),
             output_tokens=_int(usage, "output_tokens"),
+            cache_read_tokens=_int(usage, "cache_read_input_tokens"),
             turns=_int(result, "num_turns") or None,
             final_message=str(result.get("result") or "") if not failed else "",
             error=self.classified(_error_text(result)) if failed else None,

@@ -108,5 +108,7 @@ def get_adapter(name: str, configs: Mapping[str, AgentConfig] | None = None) -> 
         known = sorted({*ADAPTERS, *(configs or {})})
         raise UnknownAdapterError(name, known) from None
     if issubclass(cls, CommandAdapter):
-        return cls(config or AgentConfig(name=name))
+        # NOTE: the agents config's prices are file-wide: an agent it does not configure gets them too
+        shared = next((c.prices for c in (configs or {}).values() if c.prices), ())
+        return cls(config or AgentConfig(name=name, prices=shared))
     return cls()

@@ -123,6 +123,9 @@ class Step:
     """Output tokens of this model turn, where reported."""
     cost_usd: float | None = None
     """Cost of this model turn, where reported."""
+    wrote: str = ""
+    """Files a shell command wrote, where its command shows them (`apply_patch` file headers,
+    `>`/`>>` redirections, `tee`), comma-separated, relative to the workspace."""
 
     def __post_init__(self) -> None:
         if self.type not in STEP_TYPES:
@@ -226,8 +229,11 @@ class StepList:
         if index is None:
             self.note(f"a tool result for an unknown call {call_id!r}: {text[:200]}")
             return
-        self.steps[index] = replace(self.steps[index], result=cut(text, MAX_RESULT),
-                                    result_chars=len(text), is_error=is_error, exit_code=exit_code)
+        step = self.steps[index]
+        command = target_of(mapping(_loads(step.args)), None) or step.target
+        wrote = ", ".join(shell_writes(command)) if step.kind == "shell" and not is_error else ""
+        self.steps[index] = replace(step, result=cut(text, MAX_RESULT), result_chars=len(text),
+                                    is_error=is_error, exit_code=exit_code, wrote=wrote)
 
     def note(self, text: str) -> None:
         """A parser's note, in the timeline."""
@@ -244,6 +250,46 @@ class StepList:
                                         cost_usd=_add(step.cost_usd, cost_usd))
                 return
         self.model(input_tokens=input_tokens, output_tokens=output_tokens, cost_usd=cost_usd)
+
+
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Move to): (?P<path>.+?)\s*$", re.MULTILINE)
+_REDIRECT = re.compile(r"(?<![<>&\d])(?:\d?>>?|&>)\s*(?P<path>[^\s;&|<>()'\"`$]+)")
+_TEE = re.compile(r"\btee\s+(?:-a\s+)?(?P<path>[^\s;&|<>()'\"`$-][^\s;&|<>()'\"`$]*)")
+
+
+def shell_writes(command: str) -> list[str]:
+    """Files a shell command visibly writes: `apply_patch` headers, `>`/`>>` redirections
+    (not to /dev/* or a descriptor) and `tee` (heredoc bodies are not commands: only the first
+    line of each heredoc's command is searched for redirections)."""
+    text = command.replace(" ⏎ ", "\n")
+    found = [m["path"] for m in _PATCH_FILE.finditer(text)]
+    heads = _outside_heredocs(text)
+    found += [m["path"] for m in _REDIRECT.finditer(heads) if not m["path"].startswith(("/dev/", "&"))]
+    found += [m["path"] for m in _TEE.finditer(heads) if not m["path"].startswith("/dev/")]
+    return list(dict.fromkeys(p.removeprefix("./") for p in found))
+
+
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(?P<tag>\w+)\1")
+
+
+def _outside_heredocs(text: str) -> str:
+    """The command's lines that are not heredoc bodies."""
+    kept, tag = [], None
+    for line in text.splitlines():
+        if tag is not None:
+            tag = None if line.strip() == tag else tag
+            continue
+        kept.append(line)
+        match = _HEREDOC.search(line)
+        tag = match["tag"] if match else None
+    return "\n".join(kept)
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _add(a: Any, b: Any) -> Any:

@@ -75,7 +75,8 @@ def seed_tables(c: Comparison) -> tuple[Any, Any]:
     from agentbench.report.terminal import id_column, safe_text
 
     aggregate = Table(box=box.SQUARE)
-    id_column(aggregate, "Agent", [a.label for a in c.agents])
+    # the seed's layout: the Agent column is at least 19 wide (spec/seed.md), wider for longer labels
+    id_column(aggregate, "Agent", [a.label for a in c.agents], floor=19)
     aggregate.add_column("Aggregate Score", justify="right")
     aggregate.add_column("Challenges", justify="right")
     for a in c.agents:

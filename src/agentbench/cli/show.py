@@ -191,7 +191,8 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
         facts.append(("verified score", f"{record.verified_score.total:.1f}"))
     if record.measurements is not None and record.measurements.acceptance is not None:
         hidden = record.measurements.acceptance.tests
-        facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"))
+        facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"
+                      + (f" (forged: {hidden.tampering[0]})" if hidden.tampering else "")))
     facts += _change_facts(record)
     a = record.adapter
     if a is not None:
@@ -204,4 +205,11 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
     facts.append(("isolation", record.isolation))
     if record.error:
         facts.append(("error", record.error))
+    facts += [("cut", note) for note in record.cut[:SHOWN_CUTS]]
+    if len(record.cut) > SHOWN_CUTS:
+        facts.append(("cut", f"... and {len(record.cut) - SHOWN_CUTS} more (in record.json)"))
     return facts
+
+
+SHOWN_CUTS = 30
+"""What the harness cut or skipped (`record.cut`), shown one line each up to this many."""

@@ -52,7 +52,13 @@ def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, la
     with RichProgress() as progress:
         verdicts = validate(picked, results_dir=results_dir, run_id=new_run_id(["validate"]),
                             jobs=jobs, repeats=repeats, progress=progress)
+    from agentbench.report.terminal import safe_text
+
     console.print(validation_table(verdicts))
+    for v in verdicts:
+        if v.canaries != "-":
+            console.print(safe_text(f"canaries of {v.challenge_id}: {v.canaries}"
+                                    + (f"; unguarded: {', '.join(v.twinless)}" if v.twinless else "")))
     invalid = len(errors) + sum(not v.valid for v in verdicts)
     console.print(f"{len(verdicts) + len(errors) - invalid} valid, {invalid} invalid")
     if invalid:

@@ -68,8 +68,10 @@ def trial_behaviour(steps: Sequence[Step], *, parsed: bool, started_at: str | No
 
 
 def _written(calls: Sequence[Step]) -> set[str]:
-    """Distinct files written (a call may name several: `a.py, b.py`)."""
-    return {t.removeprefix("./") for s in calls if s.kind == "write" for t in s.target.split(", ") if t}
+    """Distinct files written by calls that succeeded (a call may name several: `a.py, b.py`):
+    write tools' files and the files a shell command visibly wrote (`Step.wrote`)."""
+    named = [s.target if s.kind == "write" else s.wrote for s in calls if s.is_error is not True]
+    return {t.removeprefix("./") for text in named for t in text.split(", ") if t}
 
 
 def _tested_last(tests: Sequence[int], writes: Sequence[int]) -> bool:

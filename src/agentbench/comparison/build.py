@@ -25,7 +25,15 @@ from agentbench.comparison.model import (
 from agentbench.comparison.ranking import rank_agents
 from agentbench.comparison.verdicts import build_verdicts, family_notes
 from agentbench.errors import ResultsFileError
-from agentbench.models import TIERS, RunRecord, ScoreBreakdown, TrialRecord
+from agentbench.models import (
+    COST_SOURCES,
+    TIERS,
+    RunRecord,
+    ScoreBreakdown,
+    TrialRecord,
+    cost_source_of,
+    known_cost,
+)
 
 
 def build_comparison(
@@ -222,8 +230,10 @@ def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequ
     cells = [c for c in all_cells if c.agent == label]
     adapters = [t.adapter for t in run.trials if t.scored and t.adapter is not None]
     time_mean, time_median, time_p90 = _spread([a.time_taken_seconds for a in adapters])
-    costs = [a.cost_usd for a in adapters if a.cost_usd is not None]
+    costs = [c for c in map(known_cost, adapters) if c is not None]
     cost_mean, cost_median, cost_p90 = _spread(costs)
+    sources = Counter(cost_source_of(a) for a in adapters)
+    run_cost, run_unknown = _run_cost(run.trials)
     aggregate = fmean([c.summary.mean for c in cells]) if cells else None
     hidden = [c.hidden_rate for c in cells if c.hidden_rate is not None]
     solve_rates = [r for r in (c.solve_rate for c in cells) if r is not None]
@@ -245,13 +255,32 @@ def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequ
         mean_cost_usd=cost_mean, median_cost_usd=cost_median, p90_cost_usd=cost_p90,
         total_cost_usd=sum(costs) if costs else None,
         points_per_dollar=(aggregate / cost_mean if aggregate is not None and cost_mean
-                           else None),
+                           and not sources["unknown"] else None),
+        cost_sources=tuple((s, sources[s]) for s in COST_SOURCES if sources[s]),
+        run_cost_usd=run_cost, run_cost_unknown=run_unknown,
         mean_input_tokens=_mean_or_none(a.input_tokens for a in adapters),
         mean_output_tokens=_mean_or_none(a.output_tokens for a in adapters),
         statuses=tuple(sorted(Counter(t.status.value for t in run.trials).items())),
         tiers=_tiers(cells),
         languages=_languages(cells, {t.challenge_id: t.language for t in run.trials if t.language}),
     )
+
+
+def _run_cost(trials: Sequence[TrialRecord]) -> tuple[float | None, int]:
+    """(known cost of every trial, trials whose cost is unknown); a trial whose agent never
+    started (no result, or no prompt and no token) spent nothing."""
+    known, unknown = [], 0
+    for trial in trials:
+        adapter = trial.adapter
+        if adapter is None or (adapter.prompts_used == 0 and adapter.input_tokens is None
+                               and adapter.output_tokens is None and adapter.cost_usd is None):
+            continue
+        cost = known_cost(adapter)
+        if cost is None:
+            unknown += 1
+        else:
+            known.append(cost)
+    return (sum(known) if known else None), unknown
 
 
 def _pass_at(cells: Sequence[Cell]) -> tuple[tuple[int, float], ...]:
@@ -290,7 +319,7 @@ def _trial_row(label: str, run_id: str, trial: TrialRecord, field: str) -> Trial
         hidden_passed=None if hidden is None else hidden[0],
         hidden_total=None if hidden is None else hidden[1],
         time_s=adapter.time_taken_seconds if adapter else None,
-        cost_usd=adapter.cost_usd if adapter else None,
+        cost_usd=known_cost(adapter), cost_source=cost_source_of(adapter) if adapter else "unknown",
         input_tokens=adapter.input_tokens if adapter else None,
         output_tokens=adapter.output_tokens if adapter else None,
         run_id=run_id, logs_dir=trial.logs_dir, note=_note(trial), **_change_fields(trial),

@@ -77,7 +77,7 @@ class TrialRow:
     time_s: float | None
     """The agent's wall-clock time."""
     cost_usd: float | None
-    """Cost, where the agent reported it."""
+    """Cost in dollars (None: unknown, never 0)."""
     run_id: str
     """The run folder's name."""
     logs_dir: str
@@ -96,6 +96,8 @@ class TrialRow:
     """Protected files the agent changed (measured as given)."""
     resolved: bool | None = None
     """Every FAIL_TO_PASS and PASS_TO_PASS test passed (None: the challenge names no sets)."""
+    cost_source: str = "unknown"
+    """Where the cost comes from: `cli`, `price-table` or `unknown` (`models.COST_SOURCES`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -221,7 +223,16 @@ class AgentSummary:
     total_cost_usd: float | None
     """Total cost of the scored trials that reported one."""
     points_per_dollar: float | None
-    """Aggregate score divided by the mean cost per trial (None: no cost reported, or zero)."""
+    """Aggregate score divided by the mean cost per trial (None: a scored trial's cost is
+    unknown, or the cost is zero)."""
+    cost_sources: tuple[tuple[str, int], ...] = ()
+    """Scored trials per cost source (`cli`, `price-table`, `unknown`); costs above are over the
+    trials whose cost is known."""
+    run_cost_usd: float | None = None
+    """Cost per run: the known costs of every trial of the agent's run, scored or not (None: none
+    known)."""
+    run_cost_unknown: int = 0
+    """Trials of the run whose cost is unknown (left out of `run_cost_usd`)."""
     mean_input_tokens: float | None
     """Mean input tokens per trial, over trials that reported them."""
     mean_output_tokens: float | None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agentbench.comparison import AgentSummary, Comparison, format_interval
 from agentbench.report import component_columns
@@ -371,10 +371,18 @@ def time_chart(c: Comparison) -> Chart:
 
 
 def cost_chart(c: Comparison) -> Chart:
-    """Aggregate score against the median cost per trial."""
+    """Aggregate score against the median cost per trial, for agents whose every scored trial's
+    cost is known; the others are left out and named (an unknown cost is never plotted at $0)."""
     spec = _Scatter(id="chart-cost", title="Score against cost",
                     axis="Median cost per trial (USD)", fmt="${:.3g}")
-    return _scatter(c, spec, {a.label: a.median_cost_usd for a in c.agents})
+    unknown = [a.label for a in c.ranked if dict(a.cost_sources).get("unknown")]
+    chart = _scatter(c, spec, {a.label: None if a.label in unknown else a.median_cost_usd
+                               for a in c.agents})
+    if not unknown:
+        return chart
+    note = (f" Left out, cost unknown for some trials (no CLI report and no price for the "
+            f"model): {', '.join(unknown)}.")
+    return replace(chart, description=chart.description + note)
 
 
 def _score_rows(left: float, top: float, height: float, right: float) -> list[Shape]:

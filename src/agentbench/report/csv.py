@@ -17,7 +17,7 @@ from agentbench.comparison import Comparison
 COLUMNS: tuple[str, ...] = (
     "agent", "adapter", "model", "cli_version", "rank", "rank_score", "run_id", "challenge_id",
     "trial", "status",
-    "score", "hidden_passed", "hidden_total", "time_s", "cost_usd", "input_tokens",
+    "score", "hidden_passed", "hidden_total", "time_s", "cost_usd", "cost_source", "input_tokens",
     "output_tokens", "logs_dir", "note",
 )
 """Header of the CSV file, in order."""
@@ -49,6 +49,7 @@ def render_csv(comparison: Comparison) -> str:
         writer.writerow([_value(v) for v in (
             t.agent, a.agent, a.model, a.cli_version, a.rank, a.rank_score, t.run_id,
             t.challenge_id, t.trial, t.status,
-            t.score, t.hidden_passed, t.hidden_total, t.time_s, t.cost_usd, t.input_tokens,
+            t.score, t.hidden_passed, t.hidden_total, t.time_s, t.cost_usd, t.cost_source,
+            t.input_tokens,
             t.output_tokens, t.logs_dir, t.note)])
     return out.getvalue()

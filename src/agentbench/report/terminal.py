@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from agentbench.models import Challenge, RunRecord, TrialRecord, TrialStatus
+from agentbench.models import Challenge, RunRecord, TrialRecord, TrialStatus, known_cost
 from agentbench.scoring import aggregate_score
 
 if TYPE_CHECKING:
@@ -35,10 +35,11 @@ def safe_text(value: object, style: str = "") -> Text:
     return Text(cleaned, style=style)
 
 
-def id_column(table: Table, header: str, values: Sequence[str], **options: object) -> None:
+def id_column(table: Table, header: str, values: Sequence[str], floor: int = 0,
+              **options: object) -> None:
     """Add a column of identifiers (run IDs, trial names, agents) that are never cut or wrapped:
-    as wide as the longest; the other columns wrap to make room."""
-    width = max([len(header), *(len(value) for value in values)])
+    as wide as the longest (and at least `floor`); the other columns wrap to make room."""
+    width = max([floor, len(header), *(len(value) for value in values)])
     table.add_column(header, no_wrap=True, min_width=width, **options)  # type: ignore[arg-type]
 
 
@@ -137,8 +138,12 @@ def _seconds(trial: TrialRecord) -> Text:
 
 
 def _cost(trial: TrialRecord) -> Text:
-    cost = trial.adapter.cost_usd if trial.adapter else None
-    return Text("-" if cost is None else f"${cost:.4f}")
+    """The trial's cost; `unknown` (never $0) when the agent used tokens but no cost is known."""
+    a = trial.adapter
+    cost = known_cost(a)
+    if cost is None:
+        return Text("unknown" if a and (a.input_tokens or a.output_tokens) else "-")
+    return Text(f"${cost:.4f}")
 
 
 _COLUMNS: tuple[_Column, ...] = (

@@ -205,16 +205,32 @@ def usage(c: Comparison) -> TableView:
     """Time, cost and tokens per trial: medians, 90th percentiles, totals, score per dollar."""
     rows = tuple((
         a.label, seconds(a.median_time_s), seconds(a.p90_time_s), money(a.median_cost_usd),
-        money(a.p90_cost_usd), money(a.total_cost_usd),
-        "-" if a.points_per_dollar is None else fixed(a.points_per_dollar, 0),
+        money(a.p90_cost_usd), run_cost(a),
+        "-" if a.points_per_dollar is None else fixed(a.points_per_dollar, 0), cost_sources(a),
         number(a.mean_input_tokens, digits=0), number(a.mean_output_tokens, digits=0))
         for a in c.ranked)
     return TableView(
         id="usage", title="Time, cost and tokens per trial",
-        headers=("Agent", "Median time", "p90 time", "Median cost", "p90 cost", "Total cost",
-                 "Points per $", "Tokens in", "Tokens out"), rows=rows,
-        caption="Over scored trials, where the agent reports them; points per $: the score "
-                "divided by the mean cost per trial; tokens: means.")
+        headers=("Agent", "Median time", "p90 time", "Median cost", "p90 cost", "Cost per run",
+                 "Points per $", "Cost from", "Tokens in", "Tokens out"), rows=rows,
+        caption="Over scored trials; a cost comes from the CLI's own report (cli), else from the "
+                "tokens and AgentBench's price table (price table), else it is unknown: never "
+                "counted as $0, left out of the medians, and no points per $ (the score divided "
+                "by the mean cost per trial) while any trial's cost is unknown. Cost per run: "
+                "every trial of the run; tokens: means.")
+
+
+def run_cost(a: AgentSummary) -> str:
+    """`$1.234`, `$1.234 + 2 unknown`, or `unknown`: an agent's cost per run."""
+    if a.run_cost_usd is None:
+        return "unknown" if a.run_cost_unknown else "-"
+    extra = f" + {a.run_cost_unknown} unknown" if a.run_cost_unknown else ""
+    return money(a.run_cost_usd) + extra
+
+
+def cost_sources(a: AgentSummary) -> str:
+    """`cli 10`, `price table 8 · unknown 2`: where an agent's scored trials' costs come from."""
+    return " · ".join(f"{s.replace('-', ' ')} {n}" for s, n in a.cost_sources) or "-"
 
 
 def failures(c: Comparison) -> TableView:

@@ -134,6 +134,18 @@ class RunDir:
         """`path` relative to the run folder."""
         return str(path.relative_to(self.root))
 
+    def make(self) -> None:
+        """Create the run folder (and the results folder holding it), readable by its owner only:
+        it will hold every trial's archived workspace, which no other user (no trial) may read."""
+        try:
+            if not self.root.parent.exists():
+                self.root.parent.mkdir(mode=0o700, parents=True)
+            self.root.mkdir(mode=0o700, exist_ok=True)
+            os.chmod(self.root, 0o700)
+        except OSError as exc:
+            raise RunError(f"cannot create {self.root}: {exc.strerror or exc}",
+                           "check that the results folder is writable") from exc
+
     def write_plan(self, plan: RunPlan) -> None:
         """Save the run plan."""
         write_atomic(self.root / PLAN_NAME, json.dumps(to_jsonable(plan), indent=2) + "\n")

@@ -70,7 +70,8 @@ def open_sqlite(location: Location, timeout: float, *, create: bool) -> tuple[sq
     mode = "rwc" if create else "rw"
     if create:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _owner_only(path)
         except OSError as exc:
             raise database.read_only(location.shown, exc.strerror or str(exc)) from None
     elif not _writable(path):
@@ -82,6 +83,21 @@ def open_sqlite(location: Location, timeout: float, *, create: bool) -> tuple[sq
                               check_same_thread=False)
         raw.execute("PRAGMA foreign_keys = OFF")
     return raw, dialect
+
+
+def _owner_only(path: Path) -> None:
+    """Create the database file readable by its owner only, or take others' access away from an
+    existing one (SQLite gives its journal files the same mode): no trial may read the results."""
+    if path.is_symlink():
+        return  # NOTE: the user's own arrangement; its target keeps the mode the user gave it
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode
+        if mode & 0o077:
+            with contextlib.suppress(PermissionError):  # another user's file: theirs to protect
+                os.fchmod(fd, mode & 0o700)
+    finally:
+        os.close(fd)
 
 
 def _writable(path: Path) -> bool:

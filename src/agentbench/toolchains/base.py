@@ -34,6 +34,7 @@ from agentbench.models import (
     TestMeasurement,
 )
 from agentbench.sandbox import Confinement, Limits, TrialUser
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.users import give, share
 from agentbench.workspace import TrialDirs
 
@@ -54,6 +55,8 @@ class MeasureContext:
     """Limit for each setup or test command."""
     expected_acceptance_tests: int | None = None
     """Hidden tests collected on the reference solution (None: unknown)."""
+    hidden_catalog: HiddenCatalog | None = None
+    """What the reference run established: the hidden tests' ids and their verified canaries."""
     sandbox: str = "none"
     """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
     limits: Limits = field(default_factory=Limits)
@@ -62,6 +65,8 @@ class MeasureContext:
     """The run's process marker (Ctrl-C kills every process carrying it)."""
     interrupted: threading.Event | None = None
     """Set when the run is interrupted: no further command starts (`run_command` raises)."""
+    hidden: tuple[Path, ...] = ()
+    """What no command of the trial may see (`Confinement.hidden`)."""
     @property
     def user(self) -> TrialUser | None:
         """The unprivileged user the trial's commands run as (None: AgentBench's own user)."""
@@ -75,7 +80,8 @@ class MeasureContext:
     def confine(self, writable: tuple[Path, ...], readable: tuple[Path, ...] = ()) -> Confinement:
         """The confinement of a command that may write `writable` only (as the trial's user)."""
         return Confinement(sandbox=self.sandbox, limits=self.limits, run_marker=self.run_marker,
-                           writable=writable, readable=(self.assets, *readable), user=self.user)
+                           writable=writable, readable=(self.assets, *readable), user=self.user,
+                           hidden=self.hidden)
 
     def let_read(self, *folders: Path) -> None:
         """Let the trial's commands read (not write) harness folders made with `private_dir`."""
@@ -104,6 +110,16 @@ class SourceFiles:
     """Product source files (absolute paths in the workspace)."""
     tests: tuple[Path, ...] = ()
     """Test files (absolute paths in the workspace)."""
+    root: Path | None = None
+    """The folder they were listed in (the snapshot, when measuring; None: the workspace)."""
+
+    def rebased(self, root: Path) -> SourceFiles:
+        """The same files in a copy of their folder at `root`."""
+        old = self.root
+        if old is None:
+            return self
+        return SourceFiles(product=tuple(root / p.relative_to(old) for p in self.product),
+                           tests=tuple(root / p.relative_to(old) for p in self.tests), root=root)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,8 +188,10 @@ class Toolchain(Protocol):
         """Run the hidden tests against a copy of `project`."""
         ...
 
-    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
-        """How many hidden tests the reference solution collects (None when that fails)."""
+    def survey_hidden(self, spec: AcceptanceSpec, reference: Path,
+                      ctx: MeasureContext) -> HiddenCatalog | None:
+        """Run the hidden tests (and candidate canaries) on the reference solution: the tests'
+        ids and the canaries that fail there (None when that fails)."""
         ...
 
     def lint(self, challenge: Challenge) -> tuple[str, ...]:

@@ -136,7 +136,7 @@ def _trial_row(run_id: str, record: TrialRecord) -> dict[str, Any]:
     hidden = record.measurements.acceptance.tests if record.measurements and record.measurements.acceptance else None
     return {"key": key_of(run_id, record), "record": record,
             "score": record.score.total if record.score else None,
-            "hidden": f"{hidden.passed}/{hidden.total}" if hidden else "-",
+            "hidden": ("forged" if hidden.tampering else f"{hidden.passed}/{hidden.total}") if hidden else "-",
             "seconds": record.agent_seconds}
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +12,7 @@ from agentbench.toolchains import MeasureContext, OwnTests
 from agentbench.toolchains.go import GoToolchain
 from agentbench.toolchains.go.assets import go_assets
 from agentbench.workspace import cache_dir
+from tests.requirements import require
 from tests.toolchains.helpers import own_tests_runner
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
@@ -21,11 +20,7 @@ GO_MOD = "module example.com/m\n\ngo 1.22\n"
 
 @pytest.fixture(scope="session")
 def assets(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tools = Path(os.environ.get("AGENTBENCH_TOOLS") or "/opt/agentbench-tools") / "bin" / "go"
-    if not tools.exists() and shutil.which("go") is None:
-        if os.environ.get("CI"):
-            pytest.fail("Go is not installed (.ci/run installs it with ci/install/go.sh)")
-        pytest.skip("Go is not installed")
+    require("go")
     return go_assets(cache_dir(), tmp_path_factory.mktemp("logs"))
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,16 +12,13 @@ from agentbench.toolchains import MeasureContext, OwnTests
 from agentbench.toolchains.node import TypeScriptToolchain
 from agentbench.toolchains.node.assets import node_assets
 from agentbench.workspace import cache_dir
+from tests.requirements import require
 from tests.toolchains.helpers import own_tests_runner
 
 
 @pytest.fixture(scope="session")
 def assets(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tools = Path(os.environ.get("AGENTBENCH_TOOLS") or "/opt/agentbench-tools") / "bin" / "node"
-    if not tools.exists() and shutil.which("node") is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node 22 is not installed (.ci/run installs it with ci/install/node22.sh)")
-        pytest.skip("Node 22 is not installed")
+    require("node22")
     return node_assets(cache_dir(), tmp_path_factory.mktemp("logs"))
 
 

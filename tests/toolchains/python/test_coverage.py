@@ -51,7 +51,7 @@ def coverage_of(tmp_path, template, files):
     work = toolchain.prepare(challenge(), ctx)
     own = toolchain.run_tests(challenge(), ctx, work)
     sources = toolchain.sources(ctx.dirs.workspace)
-    alone = measure_coverage(own.coverage_data, sources.product, ctx)
+    alone = measure_coverage(own.coverage_data, sources, ctx)
     return toolchain.coverage(own, sources, ctx), alone
 
 

@@ -10,9 +10,18 @@ the model's prose. Aider records no timestamps.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from agentbench.adapters.aider import _HEADER, _TOKENS, count
-from agentbench.adapters.trajectory import StepList, Transcript
+from agentbench.adapters.aider import (
+    _HEADER,
+    _TOKENS,
+    ANALYTICS_LOG,
+    LLM_HISTORY,
+    MessageSend,
+    count,
+    message_sends,
+)
+from agentbench.adapters.trajectory import StepList, Transcript, read_text_capped
 
 _COST = re.compile(r"Cost: \$(?P<message>[\d.]+) message")
 _FENCE = re.compile(r"^\s*(```|<<<<<<<|>>>>>>>|=======)")
@@ -22,25 +31,70 @@ _PATH = re.compile(r"^[\w./-][\w./ -]*\.?\w*$")
 
 
 def parse(transcript: Transcript) -> StepList:
-    """Steps from aider's output."""
+    """Steps from aider's output; each reply verbatim and each call's exact tokens from aider's
+    LLM history and analytics log in the trial HOME, where they match the output's calls."""
     steps = StepList()
     lines = transcript.stdout.splitlines()
+    calls = len(_TOKENS.findall(transcript.stdout))
+    replies, sends = _home_logs(transcript, calls, steps)
     start = 0
     for i, line in enumerate(lines):
         match = _TOKENS.match(line)
         if match:
-            _turn(lines[start:i], steps, match, line)
+            turn = steps.turn
+            _turn(lines[start:i], steps, match, line, replies[turn] if replies else None)
+            if sends:
+                index = max(j for j, s in enumerate(steps.steps) if s.type == "model")
+                steps.steps[index] = replace(steps.steps[index], input_tokens=sends[turn].input,
+                                             output_tokens=sends[turn].output)
             start = i + 1
     if start < len(lines):
         _after(lines[start:], steps)
     return steps
 
 
-def _turn(lines: list[str], steps: StepList, tokens: re.Match[str], line: str) -> None:
-    """One model call: its reply (prose and file blocks), then what aider did after the last."""
+def _home_logs(transcript: Transcript, calls: int,
+               steps: StepList) -> tuple[list[list[str]], list[MessageSend]]:
+    """(each reply's lines, each call's tokens) from the HOME's logs, each only when it has one
+    entry per call the output shows."""
+    if transcript.home is None or not calls:
+        return [], []
+    replies = _responses(read_text_capped(transcript.home / LLM_HISTORY) or "")
+    sends = message_sends(read_text_capped(transcript.home / ANALYTICS_LOG) or "")
+    for name, found in ((LLM_HISTORY, replies), (ANALYTICS_LOG, sends)):
+        if len(found) == calls:
+            steps.sources.append(f"HOME/{name}")
+        elif found:
+            steps.note(f"HOME/{name} has {len(found)} model calls, the output {calls}: not used")
+    return (replies if len(replies) == calls else []), (sends if len(sends) == calls else [])
+
+
+_BLOCK = re.compile(r"^(TO LLM|LLM RESPONSE) \d{4}-\d\d-\d\dT[\d:]+$")
+
+
+def _responses(history: str) -> list[list[str]]:
+    """The model's replies in aider's LLM history, verbatim (`ASSISTANT ` prefixes removed)."""
+    replies: list[list[str]] = []
+    current: list[str] | None = None
+    for line in history.splitlines():
+        block = _BLOCK.match(line)
+        if block:
+            current = [] if block[1] == "LLM RESPONSE" else None
+            if current is not None:
+                replies.append(current)
+        elif current is not None and line.startswith("ASSISTANT"):
+            current.append(line[len("ASSISTANT "):])
+    return replies
+
+
+def _turn(lines: list[str], steps: StepList, tokens: re.Match[str], line: str,
+          reply: list[str] | None = None) -> None:
+    """One model call: its reply (prose and file blocks; verbatim from aider's LLM history where
+    given), then what aider did after the last."""
     cost = _COST.search(line)
     sent = count(tokens["sent"]) + sum(count(tokens[k]) for k in ("write", "hit") if tokens[k])
-    prose, files = _reply(_own_output(lines, steps))
+    shown = _own_output(lines, steps)
+    prose, files = _reply(reply, verbatim=True) if reply is not None else _reply(shown)
     steps.model(text="\n".join(prose).strip(), input_tokens=sent,
                 output_tokens=count(tokens["received"]),
                 cost_usd=float(cost["message"]) if cost else None)
@@ -85,7 +139,7 @@ def _output_end(lines: list[str], i: int) -> int:
     return i
 
 
-def _reply(lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+def _reply(lines: list[str], verbatim: bool = False) -> tuple[list[str], list[tuple[str, str]]]:
     """(prose lines, [(path, content)]) of a reply in the whole-file format."""
     prose: list[str] = []
     files: list[tuple[str, str]] = []
@@ -96,7 +150,7 @@ def _reply(lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
         if _PATH.match(line.strip()) and following is not None and _FENCE.match(lines[following]):
             end = next((j for j in range(following + 1, len(lines)) if _FENCE.match(lines[j])), len(lines))
             body = lines[following + 1:end]
-            kept = body[::2] if _double_spaced(body) else body
+            kept = body[::2] if not verbatim and _double_spaced(body) else body
             files.append((line.strip(), "".join(f"{x}\n" for x in kept)))
             i = end + 1
             continue

@@ -3,7 +3,8 @@
 Each `assistant` line holds content blocks of one model response (`text`, `thinking`, `tool_use`);
 a response split over several lines shares its `message.id` and is one model turn. `user` lines
 carry the `tool_result` blocks, matched to their call by `tool_use_id`. Usage is per response
-(`message.usage`, as of the response's start: its output tokens, still 0 there, are left unknown);
+(`message.usage`, as of the response's start: its output tokens, 0 or 1 there, are left unknown
+unless the response is final, `stop_reason` set);
 cost is only reported for the whole run (on the `result` line). Qwen Code's
 JSON output has the same shape and is read by the same functions.
 """
@@ -61,7 +62,7 @@ def _assistant(message: dict[str, Any], steps: StepList, transcript: Transcript,
     blocks = _blocks(message.get("content"))
     text = _joined(blocks, ("text",), "text")
     thinking = _joined(blocks, ("thinking", "redacted_thinking"), "thinking")
-    tokens_in, tokens_out = _usage(mapping(message.get("usage")))
+    tokens_in, tokens_out = _usage(mapping(message.get("usage")), final=bool(message.get("stop_reason")))
     if same and any(s.type == "model" for s in steps.steps):
         steps.extend_model(text=text, reasoning=thinking, input_tokens=tokens_in,
                            output_tokens=tokens_out)
@@ -88,11 +89,14 @@ def _joined(blocks: list[dict[str, Any]], kinds: tuple[str, ...], key: str) -> s
     return "\n".join(p for p in parts if p)
 
 
-def _usage(usage: dict[str, Any]) -> tuple[int | None, int | None]:
-    """(input, output) tokens of a response; output as of its start is 0, so unknown (None)."""
+def _usage(usage: dict[str, Any], *, final: bool) -> tuple[int | None, int | None]:
+    """(input, output) tokens of a response. Its output tokens only when the response is final
+    (`stop_reason` set): the stream shows a response's usage as of its start (output 0 or 1, an
+    API's placeholder), which is not what the response produced (None: not reported)."""
     if not usage:
         return None, None
-    return sum(number(usage.get(k)) or 0 for k in _INPUT_KEYS), number(usage.get("output_tokens")) or None
+    output = number(usage.get("output_tokens")) if final else None
+    return sum(number(usage.get(k)) or 0 for k in _INPUT_KEYS), output
 
 
 def _tool_results(content: Any, steps: StepList) -> None:

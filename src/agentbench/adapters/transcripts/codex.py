@@ -4,7 +4,9 @@ Items come as `item.started` / `item.completed` pairs sharing an `id`: `agent_me
 `reasoning` are the model's text, `command_execution` a shell command (its `aggregated_output` and
 `exit_code`), `file_change` the files an edit touched (Codex shows no content), `mcp_tool_call`,
 `web_search` and `todo_list` other tools. Codex reports usage per turn (`turn.completed`), not per
-model call; it records no timestamps.
+model call (on the turn's last model step); it records no timestamps. A response holding only
+tool calls has no item of its own: a call that follows a finished call opens a new model turn, so
+turns come in the order they happened.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def _item(item: dict[str, Any], completed: bool, steps: StepList, seen: set[str]
     if kind in _CALLS:
         if item_id not in seen:
             seen.add(item_id)
+            _open_turn(steps)
             name, args, target = _call(item, transcript)
             steps.call(name, args, call_id=item_id, target=target,
                        kind="write" if kind == "file_change" else None)
@@ -55,6 +58,15 @@ def _item(item: dict[str, Any], completed: bool, steps: StepList, seen: set[str]
             _result(item, steps)
     elif completed:
         _message(kind, item, steps)
+
+
+def _open_turn(steps: StepList) -> None:
+    """A call that follows another call's result (or nothing) came from a new model request:
+    Codex shows no item for a response holding only a call, so its turn is opened here (calls
+    of one response, started before the first one's result, stay in one turn)."""
+    last = steps.steps[-1] if steps.steps else None
+    if last is None or (last.type == "tool" and last.result_chars is not None) or last.type == "note":
+        steps.model()
 
 
 def _message(kind: str, item: dict[str, Any], steps: StepList) -> None:

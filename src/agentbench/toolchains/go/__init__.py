@@ -27,6 +27,7 @@ from agentbench.toolchains.base import (
     read_log,
     run_command,
 )
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.go import hidden
 from agentbench.toolchains.go.assets import go_assets, load_go, trial_build_cache
 from agentbench.toolchains.go.coverage import expected_profile, expected_profiles, measure_coverage
@@ -103,15 +104,16 @@ class GoToolchain:
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Statements covered over every product file, from the profiles the harness named only."""
         profiles = expected_profiles(own.coverage_data) if own.coverage_data is not None else []
-        return measure_coverage(profiles, sources.product, ctx)
+        return measure_coverage(profiles, sources, ctx)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests in a copy of `project`."""
         return hidden.run_hidden_tests(spec, ctx, project, load_go(ctx.assets))
 
-    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
-        """Hidden tests run against the reference solution."""
-        return hidden.count_hidden_tests(spec, reference, ctx, load_go(ctx.assets))
+    def survey_hidden(self, spec: AcceptanceSpec, reference: Path,
+                      ctx: MeasureContext) -> HiddenCatalog | None:
+        """The hidden tests' ids on the reference solution."""
+        return hidden.survey_hidden_tests(spec, reference, ctx, load_go(ctx.assets))
 
     def lint(self, challenge: Challenge) -> tuple[str, ...]:
         """Test commands the harness cannot count; hidden tests needing more than it provides."""

@@ -9,31 +9,33 @@ file there the harness did not name is never read). A block counts its statement
 test binary ran it; a block that does not lie inside its file's lines, or claims more statements
 than its lines hold, is not a statement that exists and is dropped. A product file no profile mentions (never compiled into a test binary,
 e.g. excluded by a build constraint) counts every non-blank, non-comment line as one uncovered
-statement. There is nothing like a pragma to exclude code.
+statement. There is nothing like a pragma to exclude code. Profiles are read as regular files only
+(`read_regular`); the module path and the source lines are the snapshot's (`SourceFiles.root`).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext, write_coverage_report
+from agentbench.snapshot import read_regular
+from agentbench.toolchains.base import MeasureContext, SourceFiles, write_coverage_report
 from agentbench.toolchains.go.sources import module_path
 
 _BLOCK = re.compile(r"^(.+\.go):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$")
 MAX_PROFILE_BYTES = 256 * 1024 * 1024
 
 
-def measure_coverage(profiles: Iterable[Path], product: Sequence[Path], ctx: MeasureContext) -> CoverageMeasurement:
-    """Covered / total statements over every file in `product` (see the module docstring)."""
-    workspace = ctx.dirs.workspace
-    blocks = _existing(_blocks(profiles, module_path(workspace)), workspace)
+def measure_coverage(profiles: Iterable[Path], sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
+    """Covered / total statements over every product file (see the module docstring)."""
+    root = sources.root or ctx.dirs.workspace
+    blocks = _existing(_blocks(profiles, module_path(root)), root)
     per_file: dict[str, tuple[int, int]] = {}
-    for path in product:
-        rel = str(path.relative_to(workspace))
+    for path in sources.product:
+        rel = str(path.relative_to(root))
         mine = blocks.get(rel)
         if mine is None:
             per_file[rel] = (0, _code_lines(path))
@@ -104,12 +106,8 @@ def _existing(blocks: dict[str, dict[str, tuple[int, bool]]],
 
 
 def _lines(profile: Path) -> list[str]:
-    try:
-        if not profile.is_file() or profile.is_symlink() or profile.stat().st_size > MAX_PROFILE_BYTES:
-            return []
-        return profile.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    data = read_regular(profile, MAX_PROFILE_BYTES)
+    return data.decode("utf-8", errors="replace").splitlines() if data is not None else []
 
 
 def _code_lines(path: Path) -> int:

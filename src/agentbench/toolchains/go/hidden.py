@@ -24,6 +24,7 @@ from agentbench.toolchains.base import (
     read_log,
     run_command,
 )
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.go.assets import hidden_build_cache
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
@@ -49,12 +50,13 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, g
                      outcomes=judged.outcomes)
 
 
-def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext, go: Path) -> int | None:
-    """How many hidden tests run against the reference solution (None if that fails)."""
+def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
+                        go: Path) -> HiddenCatalog | None:
+    """The hidden tests run against the reference solution (None if that fails)."""
     judged, _ = _run(spec, ctx, reference, "collect", go)
     if judged.problem is not None or judged.tampering or not judged.collected:
         return None
-    return judged.collected
+    return HiddenCatalog(tests=tuple(name for name, _ in judged.outcomes))
 
 
 def hidden_packages(files_dir: Path) -> tuple[str, ...]:

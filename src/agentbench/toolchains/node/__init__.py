@@ -10,6 +10,7 @@ from pathlib import Path
 from agentbench.errors import RunError
 from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
 from agentbench.toolchains.base import HiddenRun, MeasureContext, OwnTests, SourceFiles
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.node import hidden
 from agentbench.toolchains.node.assets import load_tools, node_assets, trial_npm_cache
 from agentbench.toolchains.node.build import measure_build
@@ -73,15 +74,16 @@ class TypeScriptToolchain:
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Lines covered over every product file."""
-        return measure_coverage(own.coverage_data, sources.product, ctx, load_tools(ctx.assets))
+        return measure_coverage(own.coverage_data, sources, ctx, load_tools(ctx.assets))
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""
         return hidden.run_hidden_tests(spec, ctx, project, load_tools(ctx.assets))
 
-    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
-        """Hidden tests run against the reference solution."""
-        return hidden.count_hidden_tests(spec, reference, ctx, load_tools(ctx.assets))
+    def survey_hidden(self, spec: AcceptanceSpec, reference: Path,
+                      ctx: MeasureContext) -> HiddenCatalog | None:
+        """The hidden tests' ids on the reference solution."""
+        return hidden.survey_hidden_tests(spec, reference, ctx, load_tools(ctx.assets))
 
     def lint(self, challenge: Challenge) -> tuple[str, ...]:
         """Test commands the harness cannot count; hidden tests needing more than it provides."""

@@ -7,21 +7,26 @@ product line counts when it holds code once TypeScript types are stripped (`js/l
 comments do not count), and it is covered when the innermost V8 range around its first character ran
 in some process. Every product file counts, loaded or not; a file no process loaded is 0% covered.
 There is nothing like a pragma to exclude code.
+The data name the files of the workspace the tests ran in; each is mapped onto the snapshot's file of
+the same relative path, and the countable lines are worked out on a fresh copy of the snapshot's
+files: nothing the tests could have rewritten is read. Data files are copied regular files only.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from agentbench.models import CoverageMeasurement
+from agentbench.snapshot import copy_regular
 from agentbench.toolchains.base import (
     CommandSpec,
     MeasureContext,
+    SourceFiles,
     read_log,
     run_command,
     write_coverage_report,
@@ -35,19 +40,22 @@ MAX_DATA_FILES = 2000
 Range = tuple[int, int, int]
 
 
-def measure_coverage(data_dir: Path | None, product: Sequence[Path], ctx: MeasureContext,
+def measure_coverage(data_dir: Path | None, sources: SourceFiles, ctx: MeasureContext,
                      tools: NodeTools) -> CoverageMeasurement:
-    """Covered / countable lines over every file in `product` (see the module docstring)."""
-    ranges = _ranges(_copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else [], product)
-    lines = _countable_lines(product, ctx, tools)
+    """Covered / countable lines over every product file (see the module docstring)."""
+    root, product = sources.root or ctx.dirs.workspace, sources.product
+    names = {str(p): p.relative_to(root) for p in product}
+    ranges = _ranges(_copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else [],
+                     names, ctx.dirs.workspace)
+    lines = _countable_lines(product, root, ctx, tools)
     per_file: dict[str, tuple[int, int]] = {}
     for path in product:
         offsets = lines.get(str(path))
         if offsets is None:
-            per_file[str(path.relative_to(ctx.dirs.workspace))] = (0, _non_blank(path))
+            per_file[str(names[str(path)])] = (0, _non_blank(path))
             continue
         covered = sum(1 for _, offset in offsets if _covered(offset, ranges.get(str(path), [])))
-        per_file[str(path.relative_to(ctx.dirs.workspace))] = (covered, len(offsets))
+        per_file[str(names[str(path)])] = (covered, len(offsets))
     covered_lines = sum(c for c, _ in per_file.values())
     problem = None if ranges else "no coverage data: no Node process of the tests wrote any"
     _write_report(ctx, per_file, problem)
@@ -62,18 +70,17 @@ def _copy_data(data_dir: Path, dest: Path) -> list[Path]:
     except OSError:
         entries = []
     for entry in entries[:MAX_DATA_FILES]:
-        if (entry.suffix == ".json" and entry.is_file() and not entry.is_symlink()
-                and entry.stat().st_size <= MAX_DATA_FILE_BYTES):
-            target = dest / f"data-{len(copied)}.json"
-            shutil.copyfile(entry, target, follow_symlinks=False)
+        target = dest / f"data-{len(copied)}.json"
+        if entry.suffix == ".json" and copy_regular(entry, target, MAX_DATA_FILE_BYTES):
             copied.append(target)
     return copied
 
 
-def _ranges(files: Iterable[Path], product: Sequence[Path]) -> dict[str, list[list[Range]]]:
-    """Per product file: one list of (start, end, count) ranges per process that loaded it."""
-    wanted = {str(p) for p in product} | {str(p.resolve()) for p in product}
-    by_resolved = {str(p.resolve()): str(p) for p in product}
+def _ranges(files: Iterable[Path], names: dict[str, Path], ran: Path) -> dict[str, list[list[Range]]]:
+    """Per product file (its name in the snapshot): one list of (start, end, count) ranges per
+    process that loaded its copy in `ran`, the workspace the tests ran in."""
+    wanted = {str(folder / rel): name for name, rel in names.items()
+              for folder in (ran, Path(os.path.realpath(ran)))}
     found: dict[str, list[list[Range]]] = {}
     for file in files:
         for script in _scripts(file):
@@ -82,7 +89,7 @@ def _ranges(files: Iterable[Path], product: Sequence[Path]) -> dict[str, list[li
                 continue
             ranges = [(int(r["startOffset"]), int(r["endOffset"]), int(r["count"]))
                       for fn in script.get("functions", []) for r in fn.get("ranges", [])]
-            found.setdefault(by_resolved.get(path, path), []).append(ranges)
+            found.setdefault(wanted[path], []).append(ranges)
     return found
 
 
@@ -110,13 +117,18 @@ def _covered(offset: int, processes: list[list[Range]]) -> bool:
     return False
 
 
-def _countable_lines(product: Sequence[Path], ctx: MeasureContext,
+def _countable_lines(product: Sequence[Path], root: Path, ctx: MeasureContext,
                      tools: NodeTools) -> dict[str, list[tuple[int, int]]]:
+    """Per product file: (line, offset) of each countable line, worked out on a fresh copy."""
     if not product:
         return {}
     work = ctx.private_dir("lines")
+    copies = {str(work / "src" / p.relative_to(root)): str(p) for p in product}
+    for copy, original in copies.items():
+        Path(copy).parent.mkdir(parents=True, exist_ok=True)
+        Path(copy).write_bytes(Path(original).read_bytes())
     names = work / "files.json"
-    names.write_text(json.dumps([str(p) for p in product]), encoding="utf-8")
+    names.write_text(json.dumps(list(copies)), encoding="utf-8")
     ctx.let_read(work)
     result = run_command(CommandSpec(
         command="node lines.mjs <every product file>", env=command_env(tools, ctx.dirs),
@@ -126,8 +138,8 @@ def _countable_lines(product: Sequence[Path], ctx: MeasureContext,
         data = json.loads(read_log(ctx, result)) if result.ok else {}
     except ValueError:
         data = {}
-    return {name: [(int(a), int(b)) for a, b in pairs] for name, pairs in data.items()
-            if isinstance(pairs, list)}
+    return {copies[name]: [(int(a), int(b)) for a, b in pairs] for name, pairs in data.items()
+            if isinstance(pairs, list) and name in copies}
 
 
 def _non_blank(path: Path) -> int:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.snapshot import read_regular
 from agentbench.toolchains.base import (
     CommandSpec,
     HiddenRun,
@@ -29,7 +31,9 @@ from agentbench.toolchains.base import (
     hidden_measurement,
     run_command,
 )
+from agentbench.toolchains.canaries import HiddenCatalog, Role, judge, log_canaries, pick, surveyed
 from agentbench.toolchains.node.assets import trial_npm_cache
+from agentbench.toolchains.node.canaries import Rendered, candidates, is_test_file, render
 from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
 from agentbench.toolchains.node.tally import Tally
 from agentbench.toolchains.node.testrun import REPORTER_FLAGS, ReportedCommand, run_reported
@@ -48,31 +52,53 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
                      tools: NodeTools) -> HiddenRun:
     """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
     aimed = _aimed_at_reporter(project)
-    run = _run(spec, ctx, project, "acceptance", tools)
+    catalog = ctx.hidden_catalog
+    rendered = render(test_sources(spec), pick(catalog) if catalog else ())
+    run = _run(spec, ctx, project, "acceptance", tools, rendered)
     judged = run.tally
     voiding = [*judged.tampering, *aimed, *_outside(judged, run.tests_dir)]
-    expected = ctx.expected_acceptance_tests
-    if expected is not None and judged.collected > expected:
-        voiding.append(f"{judged.collected} hidden tests reported, the reference runs {expected}")
     junit = _junit_passed(run.junit)
     if judged.problem is None and not run.result.timed_out and junit != judged.passed:
         voiding.append(f"the JUnit report says {junit} passed, the reporter saw {judged.passed}")
-    uncollected = max(0, expected - judged.collected) if expected else 0
-    tests = hidden_measurement(judged, run.result, voiding, uncollected)
-    prefix = f"{run.tests_dir}/"
+    resolve = _resolver(rendered)
+    expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
+                                              if (r := resolve(i)) and r.canary is None]
+    verdict = judge(judged.outcomes, resolve, expected)
+    voiding += verdict.forged
+    log_canaries(ctx.logs() / "hidden-canaries.json", resolve, judged.outcomes, verdict)
+    counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,
+                      failed=verdict.failed - verdict.missing)
+    tests = hidden_measurement(counted, run.result, voiding, verdict.missing)
     return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
-                                                       uncollected=uncollected),
-                     outcomes=tuple((name.removeprefix(prefix), outcome)
-                                    for name, outcome in judged.outcomes))
+                                                       uncollected=verdict.missing),
+                     outcomes=verdict.outcomes)
 
 
-def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
-                       tools: NodeTools) -> int | None:
-    """How many hidden tests run against the reference solution (None if that fails)."""
-    run = _run(spec, ctx, reference, "collect", tools)
+def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
+                        tools: NodeTools) -> HiddenCatalog | None:
+    """Run the hidden tests and every candidate canary on the reference solution (None if that
+    fails): the real tests' ids and the canaries that fail there."""
+    sources = test_sources(spec)
+    generated = candidates(sources)
+    rendered = render(sources, generated)
+    run = _run(spec, ctx, reference, "survey", tools, rendered)
     if run.tally.problem is not None or run.tally.tampering or not run.tally.collected:
         return None
-    return run.tally.collected
+    return surveyed(run.tally.outcomes, _resolver(rendered), generated, rendered.roles.values())
+
+
+def test_sources(spec: AcceptanceSpec) -> dict[str, str]:
+    """The hidden test files' text (relative path -> text)."""
+    root = spec.files_dir
+    return {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.is_symlink() and is_test_file(str(p.relative_to(root)))}
+
+
+def _resolver(rendered: Rendered) -> Callable[[str], Role | None]:
+    def resolve(test_id: str) -> Role | None:
+        _, _, name = test_id.partition(" ")
+        return rendered.resolve(name)
+    return resolve
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,13 +110,15 @@ class _Run:
 
 
 def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
-         tools: NodeTools) -> _Run:
+         tools: NodeTools, rendered: Rendered) -> _Run:
     root = ctx.private_dir("hidden")
     copy = root / "project"
     copy_tree(project, copy, files=agent_files(project))
     shutil.rmtree(copy / HIDDEN_DIR, ignore_errors=True)
     tests_dir = copy / HIDDEN_DIR
     copy_tree(spec.files_dir, tests_dir)
+    for rel, text in rendered.sources.items():
+        (tests_dir / rel).write_text(text, encoding="utf-8")
     if not (tests_dir / "package.json").exists():
         (tests_dir / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
     dirs = TrialDirs(base=root, workspace=copy, home=root / "home", tmp=root / "tmp")
@@ -138,15 +166,20 @@ def _outside(judged: Tally, tests_dir: Path) -> list[str]:
             "registered it)" for name in judged.files if not name.startswith(prefix)]
 
 
+MAX_JUNIT_BYTES = 64 * 1024 * 1024
+"""A larger JUnit report is not read (the hidden tests are then void)."""
+
+
 def _junit_passed(path: Path) -> int | None:
     """Passed test cases by the JUnit report (None when there is none or it cannot be read)."""
     import xml.etree.ElementTree as ET
 
-    if not path.is_file() or path.is_symlink():
+    data = read_regular(path, MAX_JUNIT_BYTES)  # NOTE: the tests' process could make it a FIFO
+    if data is None:
         return None
     try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError, ValueError):
+        root = ET.fromstring(data)
+    except (ET.ParseError, ValueError):
         return None
     bad = ("failure", "error", "skipped")
     return sum(1 for case in root.iter("testcase") if not any(case.find(tag) is not None for tag in bad))

@@ -154,12 +154,21 @@ def test_id(test: Mapping[str, Any], cwd: str) -> str:
     return f"{file}:{test.get('line', 0)}:{test.get('column', 0)} {test.get('name', '')}"
 
 
+def _load_failure(test: dict[str, Any]) -> dict[str, Any]:
+    """node reports a test file that failed to load (e.g. its import of the product failed) as a
+    failed test named by the file's path, without a file: give it its file (it fails either way)."""
+    name = str(test.get("name", ""))
+    if not test.get("file") and outcome(test) == "failed" and name.startswith("/"):
+        return {**test, "file": name, "name": "(the test file failed to load)"}
+    return test
+
+
 def _count(runs: list[_Run]) -> Tally:
     outcomes: list[tuple[str, str]] = []
     files: set[str] = set()
     empty: list[str] = []
     for run in runs:
-        for test in run.tests:
+        for test in map(_load_failure, run.tests):
             if test.get("type") == "suite":
                 continue
             if test.get("whole_file") and test.get("outcome") == "pass":

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from agentbench.models import AcceptanceSpec, BuildMeasurement, Challenge, CoverageMeasurement
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, OwnTests, SourceFiles
+from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.python import hidden
 from agentbench.toolchains.python.build import measure_build
 from agentbench.toolchains.python.coverage import coverage_config, measure_coverage
@@ -90,15 +91,16 @@ class PythonToolchain:
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
         """Statements covered over every product file."""
-        return measure_coverage(own.coverage_data, sources.product, ctx, own.confirmed_lines)
+        return measure_coverage(own.coverage_data, sources, ctx, own.confirmed_lines)
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""
         return hidden.run_hidden_tests(spec, ctx, project)
 
-    def count_hidden(self, spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
-        """Hidden tests collected on the reference solution."""
-        return hidden.count_hidden_tests(spec, reference, ctx)
+    def survey_hidden(self, spec: AcceptanceSpec, reference: Path,
+                      ctx: MeasureContext) -> HiddenCatalog | None:
+        """Hidden tests and verified canaries on the reference solution."""
+        return hidden.survey_hidden_tests(spec, reference, ctx)
 
     def lint(self, challenge: Challenge) -> tuple[str, ...]:
         """Test commands the harness cannot count; hidden tests needing more than it provides."""

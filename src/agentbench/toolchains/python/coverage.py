@@ -14,21 +14,27 @@ harness runs the test commands once more with coverage.py off and its probe's ow
 counts as covered only when both saw it run. Lines forged into coverage.py's data, or data files
 planted in its folder, earn nothing. (Lines run only in a subprocess of the tests are not seen by the
 second collector and do not count: see docs/scoring-integrity.md.)
+
+The data name the files of the workspace the tests ran in; they are mapped onto the snapshot's files
+(coverage.py's `[paths]`), so the statements counted are the snapshot's, never a file the tests could
+have rewritten. Data files are copied without following links, regular files only (`copy_regular`).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agentbench.models import CoverageMeasurement
-from agentbench.toolchains.base import MeasureContext, write_coverage_report
+from agentbench.snapshot import copy_regular
+from agentbench.toolchains.base import MeasureContext, SourceFiles, write_coverage_report
 
 MAX_DATA_FILE_BYTES = 256 * 1024 * 1024
 """Coverage data files larger than this are not read."""
+MAX_DATA_FILES = 2000
+"""Data files read (the rest, in name order, are not)."""
 
 
 def coverage_config(work: Path, workspace: Path) -> Path:
@@ -45,23 +51,26 @@ def coverage_config(work: Path, workspace: Path) -> Path:
     return rc
 
 
-def measure_coverage(data_dir: Path | None, product: Sequence[Path], ctx: MeasureContext,
+def measure_coverage(data_dir: Path | None, sources: SourceFiles, ctx: MeasureContext,
                      confirmed: Mapping[str, frozenset[int]] | None = None) -> CoverageMeasurement:
-    """Covered / total statements over every file in `product` (see the module docstring);
-    with `confirmed` (resolved path -> lines the second collector saw), a statement is covered only
-    when both collectors saw it run."""
+    """Covered / total statements over every product file (see the module docstring); with
+    `confirmed` (resolved path where the tests ran -> lines the second collector saw), a statement is
+    covered only when both collectors saw it run."""
     import coverage
 
     files = _copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else []
     cov = _coverage()
+    root, product = sources.root or ctx.dirs.workspace, sources.product
+    ran = ctx.dirs.workspace
+    cov.set_option("paths", {"snapshot": [str(root), str(ran), os.path.realpath(ran)]})
     problem = None
     try:
         cov.combine([str(f) for f in files], strict=True, keep=True)
     except coverage.CoverageException as exc:
         problem = f"no coverage data: {exc}"
         cov.get_data()
-    second = _second(confirmed, product, ctx) if confirmed is not None else None
-    per_file = {str(path.relative_to(ctx.dirs.workspace)): _both(cov, second, path) for path in product}
+    second = _second(confirmed, sources, ran, ctx) if confirmed is not None else None
+    per_file = {str(path.relative_to(root)): _both(cov, second, path) for path in product}
     covered = sum(c for c, _ in per_file.values())
     total = sum(t for _, t in per_file.values())
     _write_report(ctx, per_file, problem)
@@ -75,11 +84,9 @@ def _copy_data(data_dir: Path, dest: Path) -> list[Path]:
         entries = sorted(data_dir.iterdir()) if data_dir.is_dir() and not data_dir.is_symlink() else []
     except OSError:
         entries = []
-    for entry in entries:
-        if (entry.name.startswith(".coverage") and entry.is_file() and not entry.is_symlink()
-                and entry.stat().st_size <= MAX_DATA_FILE_BYTES):
-            target = dest / f"data-{len(copied)}"
-            shutil.copyfile(entry, target, follow_symlinks=False)
+    for entry in entries[:MAX_DATA_FILES]:
+        target = dest / f"data-{len(copied)}"
+        if entry.name.startswith(".coverage") and copy_regular(entry, target, MAX_DATA_FILE_BYTES):
             copied.append(target)
     return copied
 
@@ -94,14 +101,18 @@ def _coverage(data_file: Path | None = None) -> Any:
     return cov
 
 
-def _second(confirmed: Mapping[str, frozenset[int]], product: Sequence[Path], ctx: MeasureContext) -> Any:
-    """A coverage.py object holding the second collector's lines (so coverage.py maps a line inside a
-    multi-line statement to the statement exactly as it does for its own data)."""
+def _second(confirmed: Mapping[str, frozenset[int]], sources: SourceFiles, ran: Path,
+            ctx: MeasureContext) -> Any:
+    """A coverage.py object holding the second collector's lines, keyed by the snapshot's files (so
+    coverage.py maps a line inside a multi-line statement to the statement exactly as it does for its
+    own data). The collector saw the files where the tests ran (`ran`)."""
     from coverage import CoverageData
 
+    root = sources.root or ran
     data_file = ctx.private_dir("coverage-confirmed") / "data"
     data = CoverageData(basename=str(data_file))
-    lines = {str(p): sorted(confirmed.get(os.path.realpath(p), ())) for p in product}
+    lines = {str(p): sorted(confirmed.get(os.path.realpath(ran / p.relative_to(root)), ()))
+             for p in sources.product}
     data.add_lines({name: found for name, found in lines.items() if found})
     data.write()
     cov = _coverage(data_file)

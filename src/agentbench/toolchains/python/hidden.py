@@ -8,18 +8,23 @@ path), the harness's own ini file, a `--confcutdir` (the agent's conftest files 
 plugin auto-loading off, and the probe reporting each outcome as the test finishes. Under
 `--sandbox bwrap` it runs confined with the project read-only.
 
-The stream, pytest's exit status and the JUnit file pytest writes must agree; any disagreement, or a
-product file naming the probe, voids the hidden tests (nothing passed). Files the agent planted that
+Real tests run beside their canary twins under random names (`canaries.py`, judged by
+`toolchains.canaries.judge`): a canary that passes voids the hidden tests (nothing passed), whatever
+the process reported about itself. The stream, pytest's exit status and the JUnit file pytest writes
+must agree too; any disagreement, or a product file naming the probe, voids them as well. Files the agent planted that
 would sway a naive run are recorded too (they are neutralised, so they cost nothing).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult, TestMeasurement
+from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.snapshot import read_regular
 from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, hidden_measurement
+from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
+from agentbench.toolchains.python.canaries import Rendered, candidates, is_test_file, render
 from agentbench.toolchains.python.env import command_env, create_env
 from agentbench.toolchains.python.probe import Tally
 from agentbench.toolchains.python.testrun import run_probed
@@ -29,30 +34,52 @@ PLANTED_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py"
 PROBE_MARKERS = (b"AGENTBENCH_PROBE", b"agentbench_probe")
 """Text no product file has a reason to contain: code aimed at the harness's probe."""
 MAX_SCANNED_BYTES = 4 * 1024 * 1024
+MAX_JUNIT_BYTES = 64 * 1024 * 1024
+"""A larger JUnit report is not read (the hidden tests are then void)."""
 
 
 def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
     """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
     planted = find_planted(project)
     aimed = _aimed_at_probe(project)
-    run = _run(spec, ctx, project, "acceptance", ())
+    catalog = ctx.hidden_catalog
+    rendered = render(test_sources(spec), pick(catalog) if catalog else ())
+    run = _run(spec, ctx, project, "acceptance", (), rendered)
     junit = _junit_passed(run.junit)
-    judged = run.tally
-    voiding = [*judged.tampering, *aimed]
-    if judged.problem is None and not run.timed_out and junit != judged.passed:
-        voiding.append(f"the JUnit report says {junit} passed, the probe saw {judged.passed}")
-    tests = _measurement(judged, run, ctx.expected_acceptance_tests, voiding)
+    voiding = [*run.tally.tampering, *aimed]
+    if run.tally.problem is None and not run.timed_out and junit != run.tally.passed:
+        voiding.append(f"the JUnit report says {junit} passed, the probe saw {run.tally.passed}")
+    expected = catalog.tests if catalog else [r.original for i, _ in run.tally.outcomes
+                                              if (r := rendered.resolve(i)) and r.canary is None]
+    verdict = judge(run.tally.outcomes, rendered.resolve, expected)
+    voiding += verdict.forged
+    log_canaries(ctx.logs() / "hidden-canaries.json", rendered.resolve, run.tally.outcomes, verdict)
+    judged = replace(run.tally, passed=verdict.passed, skipped=verdict.skipped,
+                     failed=verdict.failed - verdict.missing,
+                     collected=len(verdict.outcomes) - verdict.missing, outcomes=verdict.outcomes)
+    tests = hidden_measurement(judged, run.result, voiding, verdict.missing)
     measurement = AcceptanceMeasurement(tests=tests, tampering=(*planted, *voiding),
-                                        uncollected=_uncollected(judged, ctx.expected_acceptance_tests))
-    return HiddenRun(measurement=measurement, outcomes=judged.outcomes)
+                                        uncollected=verdict.missing)
+    return HiddenRun(measurement=measurement, outcomes=verdict.outcomes)
 
 
-def count_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> int | None:
-    """How many hidden tests pytest collects against the reference solution (None if it fails)."""
-    run = _run(spec, ctx, reference, "collect", ("--collect-only",))
+def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext) -> HiddenCatalog | None:
+    """Run the hidden tests and every candidate canary on the reference solution: the real tests'
+    ids, and the canaries that fail there (None when the run fails)."""
+    sources = test_sources(spec)
+    generated = candidates(sources)
+    rendered = render(sources, generated)
+    run = _run(spec, ctx, reference, "survey", (), rendered)
     if run.tally.problem is not None or not run.tally.collected:
         return None
-    return run.tally.collected
+    return surveyed(run.tally.outcomes, rendered.resolve, generated, rendered.roles.values())
+
+
+def test_sources(spec: AcceptanceSpec) -> dict[str, str]:
+    """The hidden test modules' text (relative path -> text)."""
+    root = spec.files_dir
+    return {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.py"))
+            if p.is_file() and not p.is_symlink() and is_test_file(str(p.relative_to(root)))}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,10 +94,12 @@ class _Run:
 
 
 def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
-         extra: tuple[str, ...]) -> _Run:
+         extra: tuple[str, ...], rendered: Rendered) -> _Run:
     root = ctx.private_dir("hidden")
     copy_tree(project, root / "project", files=agent_files(project))
     copy_tree(spec.files_dir, root / "tests")
+    for rel, text in rendered.sources.items():
+        (root / "tests" / rel).write_text(text, encoding="utf-8")
     ini = root / "pytest.ini"
     ini.write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
     env = create_env(root / "env", ctx.assets,
@@ -93,25 +122,16 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     return _Run(tally=probed.tally, junit=junit, result=probed.result)
 
 
-def _uncollected(judged: Tally, expected: int | None) -> int:
-    """Hidden tests that never ran: short of the reference's count, or (count unknown) one per
-    module that failed to import."""
-    return max(0, expected - judged.collected) if expected else judged.collection_errors
-
-
-def _measurement(judged: Tally, run: _Run, expected: int | None, voiding: list[str]) -> TestMeasurement:
-    return hidden_measurement(judged, run.result, voiding, _uncollected(judged, expected))
-
-
 def _junit_passed(path: Path) -> int | None:
     """Passed tests by the JUnit report (None when there is none or it cannot be read)."""
     from junitparser import JUnitXml, JUnitXmlError
 
-    if not path.is_file() or path.is_symlink():
+    data = read_regular(path, MAX_JUNIT_BYTES)  # NOTE: the tests' process could make it a FIFO
+    if data is None:
         return None
     try:
-        xml = JUnitXml.fromfile(str(path))
-    except (JUnitXmlError, OSError, ValueError, SyntaxError):
+        xml = JUnitXml.fromstring(data)
+    except (JUnitXmlError, ValueError, SyntaxError):
         return None
     suites = list(xml) if isinstance(xml, JUnitXml) else [xml]
     return sum(1 for suite in suites for case in suite if case.is_passed)
