@@ -30,7 +30,7 @@ from agentbench.loader import load_challenge
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.process import cgroups_available
-from agentbench.sandbox import Confinement, TrialUser, bwrap_path
+from agentbench.sandbox import Confinement, NoSandbox, Sandbox, TrialUser, best_sandbox, bwrap_path
 from agentbench.users import hand_over, trial_user
 from agentbench.workspace import cache_dir
 
@@ -182,9 +182,9 @@ def _not_installed(name: str, adapter: CommandAdapter, required: bool) -> Check:
     return Check(name, "installed", True, f"{detail}: costs benchmarking {name} here", fix)
 
 
-def doctor_sandbox() -> str:
+def doctor_sandbox() -> Sandbox:
     """The sandbox the doctor runs each CLI in: the strongest a trial can get here."""
-    return "bwrap" if bwrap_path() else "none"
+    return best_sandbox()
 
 
 def _wiring(adapter: CommandAdapter) -> list[Check]:
@@ -209,8 +209,7 @@ def _wiring(adapter: CommandAdapter) -> list[Check]:
 
 def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
     """Whether the CLI started in the sandbox a trial would give it; if not, why."""
-    sandbox = doctor_sandbox()
-    where = "inside bwrap (as under --sandbox bwrap)" if sandbox == "bwrap" else "without a sandbox"
+    where = doctor_sandbox().described
     error = result.error or ""
     if not (result.infra_error and error.startswith("cannot start")):
         return Check(adapter.name, "starts in the sandbox", True, f"started {where}")
@@ -221,7 +220,7 @@ def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
     return Check(adapter.name, "starts in the sandbox", False, f"{error} (run {where}){hint}")
 
 
-def _context(tmp: Path, sandbox: str = "none", user: TrialUser | None = None) -> AdapterContext:
+def _context(tmp: Path, sandbox: Sandbox | None = None, user: TrialUser | None = None) -> AdapterContext:
     """The context a trial would give the CLI: its sandbox and, as root, its own user."""
     challenge_file = tmp / "challenges" / "easy" / "doctor.yaml"
     challenge_file.parent.mkdir(parents=True)
@@ -233,7 +232,7 @@ def _context(tmp: Path, sandbox: str = "none", user: TrialUser | None = None) ->
     hand_over(user, tmp, writable=(tmp / "workspace", tmp / "home", tmp / "tmp"))
     return AdapterContext(challenge=load_challenge(challenge_file), logs_dir=tmp / "logs",
                           home=tmp / "home", tmp=tmp / "tmp",
-                          confinement=Confinement(sandbox=sandbox, user=user))
+                          confinement=Confinement(sandbox=sandbox or NoSandbox(), user=user))
 
 
 def _judge(name: str, result: AdapterResult, workspace: Path, server: RunningServer,

@@ -26,14 +26,18 @@ from agentbench.models import (
     Challenge,
     Expectations,
     Rubric,
+    StartingWorkspace,
 )
+from agentbench.starting import StartingTreeError, resolve_commit
 from agentbench.toolchains.registry import UnknownLanguageError, canonical_language, get_toolchain
 
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 2, 3, 3, 37, 37
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _REQUIRED = ("name", "language", "prompt", "expected_files", "test_commands", "scoring_rubric")
-_OPTIONAL = ("time_limit_minutes", "setup_commands", "acceptance", "expect")
+_OPTIONAL = ("time_limit_minutes", "setup_commands", "acceptance", "expect", "workspace", "protected",
+             "fail_to_pass", "pass_to_pass")
+_WORKSPACE_FIELDS = ("repo", "commit")
 _RUBRIC_FIELDS = ("min_files", "must_have_tests", "must_have_readme", "max_time_minutes", "criteria")
 _ACCEPTANCE_FIELDS = ("files", "command", "time_limit_seconds")
 MAX_YAML_VALUES = 100_000
@@ -148,6 +152,10 @@ def load_challenge(path: Path) -> Challenge:
         reference_dir=folder / "reference" if (folder / "reference").is_dir() else None,
         acceptance=_acceptance(doc, folder),
         expect=_expect(doc),
+        workspace=_starting_workspace(doc),
+        protected=_relative_paths(doc, "protected"),
+        fail_to_pass=_string_list(doc, "fail_to_pass"),
+        pass_to_pass=_string_list(doc, "pass_to_pass"),
     )
 
 
@@ -367,6 +375,35 @@ def _acceptance(doc: _Doc, folder: Path) -> AcceptanceSpec | None:
         command=_string_list(doc, "acceptance.command"),
         time_limit_seconds=_positive_int(doc, "acceptance.time_limit_seconds", 300),
     )
+
+
+def _starting_workspace(doc: _Doc) -> StartingWorkspace | None:
+    """`workspace:` as a folder (relative to the YAML's folder) or `{repo: PATH, commit: SHA}`."""
+    value = doc.data.get("workspace")
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        folder = doc.path.parent / value
+        if not folder.is_dir():
+            raise doc.fail("workspace", f"folder '{folder}' does not exist",
+                           "the path is relative to the YAML file's folder, e.g. workspace: NAME/start")
+        return StartingWorkspace(folder=folder)
+    if not isinstance(value, dict):
+        raise doc.fail("workspace", f"expected a folder or a mapping, got {_describe(value)}",
+                       "e.g. workspace: NAME/start, or workspace: {repo: ../repo, commit: 1a2b3c4}")
+    _check_keys(doc, _WORKSPACE_FIELDS, (), "workspace.")
+    repo, commit = _text(doc, "workspace.repo"), _get(doc, "workspace.commit")
+    if not isinstance(commit, str) or not commit.strip():
+        raise doc.fail("workspace.commit", f"expected a commit SHA, got {_describe(commit)}",
+                       "quote it so YAML reads it as text, e.g. commit: \"1a2b3c4\"")
+    path = Path(repo).expanduser()
+    path = path if path.is_absolute() else doc.path.parent / path
+    try:
+        return StartingWorkspace(repo=path.resolve(), commit=resolve_commit(path, commit.strip()))
+    except StartingTreeError as exc:
+        raise doc.fail("workspace.repo" if "not a git repository" in str(exc) else "workspace.commit", str(exc),
+                       "name a local git repository (relative to the YAML's folder) and a commit "
+                       "in it (`git -C REPO rev-parse COMMIT` must find it)") from None
 
 
 def _describe(value: Any) -> str:

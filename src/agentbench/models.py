@@ -78,6 +78,23 @@ EXPECTATION_FIELDS: tuple[str, ...] = ("ran_tests", "max_turns", "max_tool_calls
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StartingWorkspace:
+    """What a brownfield challenge's workspace starts as: a folder of files, or one git commit."""
+
+    folder: Path | None = None
+    """A folder whose files the workspace starts with (None: a git repository and commit)."""
+    repo: Path | None = None
+    """A git repository (None: a folder)."""
+    commit: str | None = None
+    """The full SHA of the commit in `repo` whose tree the workspace starts as."""
+
+    @property
+    def is_git(self) -> bool:
+        """Whether the workspace starts as a git checkout (a fresh repository of one commit)."""
+        return self.repo is not None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Challenge:
     """One coding challenge, loaded from YAML."""
 
@@ -109,6 +126,14 @@ class Challenge:
     """Hidden acceptance tests, if the challenge ships them."""
     expect: Expectations | None = None
     """Behaviour expected of an agent (`expect:`), reported apart from the score; None: none."""
+    workspace: StartingWorkspace | None = None
+    """What the workspace starts as (`workspace:`); None: an empty folder (greenfield)."""
+    protected: tuple[str, ...] = ()
+    """Globs of workspace paths the agent must leave alone (`protected:`): measured as given."""
+    fail_to_pass: tuple[str, ...] = ()
+    """Hidden test IDs that fail on the starting tree and must pass after the change."""
+    pass_to_pass: tuple[str, ...] = ()
+    """Hidden test IDs that pass on the starting tree and must keep passing."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,6 +354,28 @@ class CompletenessMeasurement:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeSets:
+    """A brownfield challenge's FAIL_TO_PASS and PASS_TO_PASS hidden tests, as they ended."""
+
+    fail_to_pass: int = 0
+    """FAIL_TO_PASS tests the challenge names."""
+    fail_to_pass_passed: int = 0
+    """Of those, the ones that passed."""
+    pass_to_pass: int = 0
+    """PASS_TO_PASS tests the challenge names."""
+    pass_to_pass_passed: int = 0
+    """Of those, the ones that passed."""
+    failing: tuple[str, ...] = ()
+    """IDs of named tests that did not pass (missing ones included), for the record."""
+
+    @property
+    def resolved(self) -> bool:
+        """Every FAIL_TO_PASS and PASS_TO_PASS test passed (SWE-bench's "resolved")."""
+        return (self.fail_to_pass_passed == self.fail_to_pass
+                and self.pass_to_pass_passed == self.pass_to_pass)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AcceptanceMeasurement:
     """The hidden acceptance tests, run after the agent finished."""
 
@@ -339,6 +386,8 @@ class AcceptanceMeasurement:
     outcomes (which voids the hidden tests: see `tests.problem`)."""
     uncollected: int = 0
     """Hidden tests that were not even collected (counted as failed in `tests`)."""
+    sets: ChangeSets | None = None
+    """FAIL_TO_PASS / PASS_TO_PASS outcomes (None: the challenge names no such sets)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -396,6 +445,24 @@ class ScoreBreakdown:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ChangeSummary:
+    """What the agent changed against the starting tree (the diff is `changes.diff` in the trial)."""
+
+    files_changed: int = 0
+    """Files added, modified or deleted."""
+    lines_added: int = 0
+    """Lines added in text files."""
+    lines_removed: int = 0
+    """Lines removed from text files."""
+    binary_files: tuple[str, ...] = ()
+    """Changed files that are not text (listed, not diffed)."""
+    protected: tuple[str, ...] = ()
+    """Protected paths the agent changed, each with what it did; measured as given, never as changed."""
+    git_dir: tuple[str, ...] = ()
+    """What the agent wrote in the starting repository's `.git` (put back before measuring)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrialRecord:
     """One agent on one challenge, once: what happened and how it scored."""
 
@@ -435,6 +502,8 @@ class TrialRecord:
     """Which isolation tier the trial had."""
     error: str | None = None
     """What went wrong, for any status but completed."""
+    changes: ChangeSummary | None = None
+    """What the agent changed against the starting tree (None: not recorded)."""
 
     def __post_init__(self) -> None:
         if self.trial < 1:

@@ -126,8 +126,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     except OSError as exc:
         tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
-    guard = _guard_of(confinement)
-    guard.started(proc.pid, tree.groups)
+    guard = _guard_of(confinement).started(proc.pid, tree.groups)
     stop = _Stop(stop_when, lambda: tree.kill(proc.pid))
     pumps = [_Pump(pipe, path, max_output_bytes, stop)
              for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
@@ -415,9 +414,10 @@ class RunGuard:
         finally:
             os.close(read)
 
-    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
-        """A command tree of the run began (process group `pgid`, in `groups`)."""
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> RunGuard:
+        """A command tree of the run began (process group `pgid`, in `groups`); returns self."""
         self._send(" ".join(["tree", str(pgid), *map(str, groups)]))
+        return self
 
     def ended(self, pgid: int) -> None:
         """That tree is over and killed."""
@@ -443,8 +443,9 @@ _GUARDS: dict[str, RunGuard] = {}
 class _NoGuard:
     """Where no guard watches the run: nothing to tell."""
 
-    def started(self, pgid: int, groups: tuple[Path, ...]) -> None:
-        """Nothing."""
+    def started(self, pgid: int, groups: tuple[Path, ...]) -> _NoGuard:
+        """Nothing; returns self."""
+        return self
 
     def ended(self, pgid: int) -> None:
         """Nothing."""

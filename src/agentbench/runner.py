@@ -1,19 +1,18 @@
 """Running a run: many trials (see `trial`) on an executor, then the per-agent results files.
 
-The runner never prints: it reports to a `Progress` observer. Trials run on a thread pool (`jobs`)
-or on Dask workers, each in its own temporary folders; finished trials are written as soon as they
+The runner never prints: it reports to a `Progress` observer. Trials run on an executor (see
+`agentbench.executors`: a thread pool, or Dask workers), each in its own temporary folders; finished trials are written as soon as they
 end, so an interrupted run loses nothing and `resume` runs only what is missing. On Ctrl-C every
-process the run started is killed and unfinished trials are left unrecorded.
+process the run started is killed and unfinished trials are left unrecorded; a watchdog
+(`process.RunGuard`) does the same if the harness itself is killed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import tempfile
-import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -23,29 +22,29 @@ from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.instructions import instruction_files_above
 from agentbench.adapters.registry import get_adapter
 from agentbench.errors import AgentBenchError, RunError, UsageError
-from agentbench.executors.local import run_local
-from agentbench.models import AgentConfig, Challenge, RunRecord, TrialRecord
+from agentbench.executors.base import (
+    Executor,
+    RunContext,
+    agent_version,
+    hidden_catalogs,
+    make_executor,
+    prepare_shared,
+    run_secrets,
+)
+from agentbench.models import RunRecord, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec, new_run_id, now_iso, plan_trials, trial_keys
-from agentbench.redaction import Secret, environment_secrets, url_secrets
-from agentbench.sandbox import Confinement, TrialUser
-from agentbench.store import RunPlan, write_atomic, write_results
+from agentbench.redaction import Secret, url_secrets
+from agentbench.sandbox import TrialUser
+from agentbench.store import RunPlan, write_results
 from agentbench.store.exports import ExportChange
 from agentbench.store.index import ResultsIndex, RunInfo
-from agentbench.toolchains import MeasureContext, get_toolchain
-from agentbench.toolchains.canaries import GENERATOR_VERSION, HiddenCatalog
 from agentbench.toolchains.python.interpreter import base_python
-from agentbench.trial import Cancel, Cancelled, RunShared, attempts, regrade_trial, scrub
-from agentbench.workspace import (
-    cache_dir,
-    home_cache,
-    make_trial_dirs,
-    pack_tree,
-    tree_digest,
-    unpack_tree,
-)
+from agentbench.trial import Cancelled, regrade_trial, scrub
+from agentbench.workspace import cache_dir, home_cache
 
 __all__ = ["Cancelled", "NullProgress", "Progress", "RunConfig", "RunOutcome", "TrialSpec",
-           "execute", "new_run_id", "plan_trials", "regrade"]
+           "agent_version", "execute", "hidden_catalogs", "new_run_id", "plan_trials",
+           "prepare_shared", "regrade"]
 
 
 class Progress(Protocol):
@@ -103,7 +102,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
-        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
+        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox.name,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
     config.run_dir.make()
@@ -135,21 +134,14 @@ def execute(config: RunConfig, progress: Progress | None = None,
         progress.run_started(total=len(plan_trials(config)), skipped=len(done))
         marker = uuid.uuid4().hex
         with _ending(index, info), process.guarded(marker):
-            if todo and config.executor == "dask":
-                _run_dask(todo, config, progress, (index, info))
-            elif todo:
-                shared = _with_db_secret(prepare_shared(config, {s.challenge for s in todo}, versions,
-                                                        progress.note, db=db), index)
-                _run_pool(todo, config, shared, progress, (index, info), marker)
+            context = RunContext(config=config, marker=marker, versions=versions, db=db,
+                                 announce=progress.note, started=progress.trial_started)
+            secrets = (*run_secrets(config), *url_secrets("database URL", index.connection.location.target))
+            _run_trials(make_executor(config.executor, context), todo, config, progress, (index, info),
+                        secrets)
             return _write_results(config, results_paths or {}, (index, info))
     finally:
         index.close()
-
-
-def _with_db_secret(shared: RunShared, index: ResultsIndex) -> RunShared:
-    """The database URL's password (`--db`, `$AGENTBENCH_DB`) is redacted like any other secret."""
-    found = url_secrets("database URL", index.connection.location.target)
-    return replace(shared, secrets=(*shared.secrets, *found))
 
 
 Indexing = tuple[ResultsIndex, RunInfo]
@@ -205,67 +197,9 @@ def _save_trial(config: RunConfig, record: TrialRecord, indexing: Indexing) -> N
                     info.model_of(record.agent))
 
 
-def prepare_shared(config: RunConfig, challenges: Iterable[Challenge],
-                   versions: dict[str, str | None] | None = None,
-                   announce: Callable[[str], None] | None = None, *,
-                   isolation: str | None = None, db: str | None = None) -> RunShared:
-    """What the run's trials share: toolchain assets, hidden-test counts, isolation, secrets, and
-    what no trial may see (`db`: the results database, as given)."""
-    challenges = list(challenges)
-    log_dir = config.run_dir.root / "logs"
-    assets = {}
-    for language in sorted({get_toolchain(c.language).name for c in challenges}):
-        assets[language] = get_toolchain(language).prepare_run(cache_dir(), log_dir,
-                                                               announce or (lambda _: None))
-    return RunShared(assets=assets, hidden=hidden_catalogs(challenges, assets, log_dir),
-                     isolation=isolation or users.isolation(config.sandbox, config.limits,
-                                                            without_users=config.trial_users_off).label,
-                     secrets=_run_secrets(config), versions=versions or {},
-                     hidden_paths=config.hidden_paths(db))
-
-
-def hidden_catalogs(challenges: Iterable[Challenge], assets: dict[str, Path],
-                    log_dir: Path) -> dict[str, HiddenCatalog | None]:
-    """Per challenge: its hidden tests and verified canaries, from one run on its reference
-    solution (cached by content, in the harness's own cache)."""
-    found: dict[str, HiddenCatalog | None] = {}
-    for challenge in challenges:
-        found[challenge.id] = None
-        if challenge.acceptance is None or challenge.reference_dir is None:
-            continue
-        key = tree_digest(challenge.acceptance.files_dir, challenge.reference_dir)
-        cached = cache_dir() / "hidden-catalogs" / f"{key}-{GENERATOR_VERSION}.json"
-        if cached.is_file():
-            found[challenge.id] = HiddenCatalog.from_json(cached.read_text(encoding="utf-8"))
-        if found[challenge.id] is None:
-            found[challenge.id] = _survey(challenge, assets, log_dir)
-            if (catalog := found[challenge.id]) is not None:
-                write_atomic(cached, catalog.to_json())
-    return found
-
-
-def _survey(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> HiddenCatalog | None:
-    if challenge.acceptance is None or challenge.reference_dir is None:
-        return None
-    toolchain = get_toolchain(challenge.language)
-    with tempfile.TemporaryDirectory(prefix="agentbench-survey-") as tmp:
-        ctx = MeasureContext(dirs=make_trial_dirs(Path(tmp)), assets=assets[toolchain.name],
-                             trial_dir=log_dir / "survey" / challenge.id)
-        return toolchain.survey_hidden(challenge.acceptance, challenge.reference_dir, ctx)
-
-
 def agent_versions(config: RunConfig) -> dict[str, str | None]:
     """Each agent's version, asked once per run (a missing CLI raises AgentUnavailableError)."""
     return {agent: agent_version(agent, config.agent_configs, config.sandbox) for agent in config.agents}
-
-
-def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> str | None:
-    """One agent's version (its CLI checked first; a probe that must run it is confined like it)."""
-    adapter = get_adapter(agent, dict(configs))
-    if isinstance(adapter, CommandAdapter):
-        adapter.preflight()
-        return adapter.version(confinement=Confinement(sandbox=sandbox))
-    return adapter.version()
 
 
 def check_instruction_files(config: RunConfig) -> None:
@@ -345,104 +279,17 @@ def _reads_ancestors(adapter: object) -> bool:
     return isinstance(adapter, CommandTemplateAdapter) or not module.startswith("agentbench.adapters.")
 
 
-@functools.cache
-def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str,
-                  users_off: str | None) -> tuple[str | None, str]:
-    """(agent version, isolation label), found once per worker process and reused by its tasks.
-
-    NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
-    each time cost 9% of a trial."""
-    return agent_version(agent, configs, sandbox), users.isolation(sandbox, without_users=users_off).label
-
-
-def _run_secrets(config: RunConfig) -> tuple[Secret, ...]:
-    return environment_secrets(pair for _, agent in config.agent_configs for pair in agent.env)
-
-
-def _run_pool(todo: Sequence[TrialSpec], config: RunConfig, shared: RunShared, progress: Progress,
-              indexing: Indexing, marker: str) -> None:
-    cancel = Cancel(threading.Event(), marker)
-
-    def interrupt() -> None:
-        cancel.event.set()
-        process.kill_marked(process.RUN_MARKER_VARIABLE, cancel.marker)
-
-    run_local(todo, lambda spec: _trial_job(spec, config, shared, progress, cancel, indexing),
-              jobs=config.jobs, on_interrupt=interrupt)
-
-
-def _trial_job(spec: TrialSpec, config: RunConfig, shared: RunShared, progress: Progress,
-               cancel: Cancel, indexing: Indexing) -> None:
-    progress.trial_started(spec)
+def _run_trials(executor: Executor, todo: Sequence[TrialSpec], config: RunConfig, progress: Progress,
+                indexing: Indexing, secrets: tuple[Secret, ...]) -> None:
+    """Each record the executor yields: redacted here too (wherever it ran), written, indexed, shown."""
+    records = executor.submit(todo)
     try:
-        record = attempts(spec, config, shared, cancel)
-    except Cancelled:
-        return
-    record = scrub(record, config.run_dir.root, shared.secrets)
-    _save_trial(config, record, indexing)
-    progress.trial_finished(record)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoteTask:
-    """One trial shipped to a worker: its spec, the run's config and the challenge's files."""
-
-    spec: TrialSpec
-    config: RunConfig
-    bundle: bytes
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoteResult:
-    """A trial's record and its trial folder (an archive) coming back from a worker."""
-
-    record: TrialRecord
-    archive: bytes
-
-
-def _run_dask(todo: Sequence[TrialSpec], config: RunConfig, progress: Progress,
-              indexing: Indexing) -> None:
-    from agentbench.executors.dask import run_dask
-
-    bundles = {c.id: pack_tree(c.source_path.parent / c.source_path.stem, extra=(c.source_path,))
-               for c in {s.challenge for s in todo}}
-    tasks = [RemoteTask(spec=s, config=config, bundle=bundles[s.challenge.id]) for s in todo]
-    for spec in todo:
-        progress.trial_started(spec)
-
-    def collect(result: RemoteResult) -> None:
-        record = result.record
-        unpack_tree(result.archive, config.run_dir.trial_dir(record.agent, record.challenge_id, record.trial))
-        _save_trial(config, record, indexing)
-        progress.trial_finished(record)
-
-    run_dask(tasks, remote_trial, collect, config.executor_address)
-
-
-def remote_trial(task: RemoteTask) -> RemoteResult:
-    """Run one trial on a (possibly remote) worker, in a private folder; return record and folder."""
-    from agentbench.loader import load_challenge
-
-    spec = task.spec
-    with tempfile.TemporaryDirectory(prefix="agentbench-remote-") as tmp:
-        root = Path(tmp)
-        tier_dir = root / "challenges" / spec.challenge.tier
-        name = spec.challenge.source_path.stem
-        unpack_tree(task.bundle, tier_dir / name)
-        (tier_dir / name / spec.challenge.source_path.name).rename(tier_dir / spec.challenge.source_path.name)
-        challenge = load_challenge(tier_dir / spec.challenge.source_path.name)
-        config = replace(task.config, results_dir=root / "results", challenges=(challenge,))
-        if (problem := users.trial_users_problem()) is not None:  # this worker's own machine
-            config = replace(config, trial_users_off=problem)
-        spec = replace(spec, challenge=challenge)
-        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
-                                           config.trial_users_off)
-        shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
-        shared = replace(shared, hidden_paths=(*shared.hidden_paths, *task.config.hidden_paths()))
-        record = scrub(attempts(spec, config, shared, Cancel(threading.Event(), uuid.uuid4().hex)),
-                       config.run_dir.root, shared.secrets)
-        trial_dir = config.run_dir.trial_dir(spec.agent, challenge.id, spec.trial)
-        return RemoteResult(record=record, archive=pack_tree(trial_dir))
+        for record in records:
+            clean = scrub(record, config.run_dir.root, secrets)
+            _save_trial(config, clean, indexing)
+            progress.trial_finished(clean)
+    finally:
+        records.close()  # NOTE: closing it early cancels what still runs
 
 
 def _write_results(config: RunConfig, paths: dict[str, Path], indexing: Indexing) -> RunOutcome:
@@ -481,6 +328,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     from agentbench.store.rebuild import folder_run
 
     progress = progress or NullProgress()
+    config = check_isolation(config, progress)  # NOTE: the kept workspaces' code runs again
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)

@@ -123,6 +123,8 @@ def score_trial(
         if measurements.acceptance is None:
             raise ValueError(f"the {rubric} rubric needs hidden tests; this challenge has none")
         scale = measurements.acceptance.tests.pass_rate
+        if measurements.acceptance.sets is not None and not measurements.acceptance.sets.resolved:
+            scale = 0.0  # NOTE: a change counts only when every FAIL_TO_PASS and PASS_TO_PASS passes
     efficiency = efficiency_ratio(time_seconds, baseline_seconds)
     if timed_out and not spec.timeout_earns_efficiency:
         efficiency = 0.0

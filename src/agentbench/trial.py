@@ -36,18 +36,26 @@ from agentbench.adapters.trajectory import dumps as dump_trajectory
 from agentbench.adapters.transcripts import build_trajectory, parser_name
 from agentbench.errors import AgentBenchError, Interrupted
 from agentbench.metrics import measure
-from agentbench.models import AdapterResult, Challenge, Measurements, TrialRecord, TrialStatus
+from agentbench.models import (
+    AdapterResult,
+    Challenge,
+    ChangeSummary,
+    Measurements,
+    TrialRecord,
+    TrialStatus,
+)
 from agentbench.plan import RunConfig, TrialSpec, now_iso
 from agentbench.records import dumps_trial, loads_trial
 from agentbench.redaction import Secret, redact_text, redact_tree
 from agentbench.sandbox import Confinement
 from agentbench.scoring import RUBRICS, score_trial
 from agentbench.snapshot import Snapshot, take_snapshot
+from agentbench.starting import close_workspace, restore_protected, seed_workspace, template
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.toolchains.canaries import HiddenCatalog, expected_tests
-from agentbench.users import trial_user
-from agentbench.workspace import TrialDirs, archive_workspace, copy_tree, make_trial_dirs
+from agentbench.users import give, trial_user
+from agentbench.workspace import TrialDirs, archive_workspace, cache_dir, copy_tree, make_trial_dirs
 
 Cancelled = Interrupted
 """The run was interrupted; the current trial is abandoned, not recorded."""
@@ -106,6 +114,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
         with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-",
                                                         ignore_cleanup_errors=True) as tmp:
             dirs = make_trial_dirs(Path(tmp), user)
+            pristine = seed_workspace(spec.challenge, dirs.workspace, cache_dir())
+            give(dirs.user, (dirs.workspace,))
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             agent, seconds = _timed_agent(adapter, spec, config, (dirs, shared.hidden_paths), trial_dir, cancel)
@@ -115,6 +125,8 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
             snapshot = take_snapshot(dirs.workspace, dirs.base / f"snapshot-{secrets.token_hex(8)}")
             base = replace(base, cut=(*snapshot.notes(),
                                       *archive_workspace(snapshot.root, trial_dir / "workspace")))
+            base = replace(base, changes=close_workspace(spec.challenge, trial_dir, pristine,
+                                                         live=dirs.workspace, measured=snapshot.root))
             measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel),
                                 snapshot)
             cancel.check()
@@ -256,6 +268,7 @@ class _Record:
     logs_dir: str
     isolation: str
     cut: tuple[str, ...] = ()
+    changes: ChangeSummary | None = None
 
     def build(self, status: TrialStatus, adapter: AdapterResult | None,
               measurements: Measurements | None, config: RunConfig, error: str | None,
@@ -271,7 +284,7 @@ class _Record:
             verified_score=verified, agent_seconds=agent_seconds, started_at=self.started_at,
             language=self.spec.challenge.language,
             duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
-            isolation=self.isolation, error=error, cut=self.cut,
+            isolation=self.isolation, error=error, cut=self.cut, changes=self.changes,
         )
 
     def _score(self, measurements: Measurements, seconds: float, timed_out: bool, rubric: str) -> Any:
@@ -303,13 +316,20 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
         with contextlib.suppress(AgentBenchError):
             keep_trajectory(parser_name(get_adapter(spec.agent, dict(config.agent_configs))), spec,
                             trial_dir)
-    with tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
-        dirs = make_trial_dirs(Path(tmp))
+    users = (trial_user(required=True) if config.trial_users_off is None
+             else contextlib.nullcontext(None))
+    with users as user, tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
+        dirs = make_trial_dirs(Path(tmp), user)  # NOTE: the agent's code runs again: as its trial user
         if (trial_dir / "workspace").is_dir():
             copy_tree(trial_dir / "workspace", dirs.workspace)
+        if spec.challenge.workspace is not None:
+            restore_protected(spec.challenge, dirs.workspace, template(spec.challenge.workspace,
+                                                                       cache_dir()))
+        give(dirs.user, (dirs.workspace,))
         measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, None))
     base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
-                   logs_dir=record.logs_dir, isolation=record.isolation, cut=record.cut)
+                   logs_dir=record.logs_dir, isolation=record.isolation, cut=record.cut,
+                   changes=record.changes)
     if isinstance(measured, str):
         return base.build(TrialStatus.VERIFIER_ERROR, record.adapter, None, config, measured,
                           record.agent_seconds)

@@ -7,11 +7,13 @@ same outcome on every re-run against the reference solution.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentbench.metrics.change import set_problems
 from agentbench.models import Challenge, TrialRecord
 from agentbench.runner import Progress, RunConfig, execute, prepare_shared
 from agentbench.toolchains import MeasureContext, get_toolchain
@@ -68,14 +70,19 @@ def validate(challenges: Sequence[Challenge], *, results_dir: Path, run_id: str,
     return tuple(
         _judge(c, by_key.get(("reference", c.id)), by_key.get(("noop", c.id)),
                _flaky_tests(c, by_key.get(("reference", c.id)), outcome.run_dir, repeats, shared),
-               shared.hidden.get(c.id))
+               shared.hidden.get(c.id), outcome.run_dir)
         for c in challenges
     )
 
 
 def _judge(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | None,
-           flaky: tuple[str, ...], catalog: HiddenCatalog | None) -> ChallengeVerdict:
-    problems = [*lint_challenge(challenge), *_check_reference(ref), *_check_noop(noop)]
+           flaky: tuple[str, ...], catalog: HiddenCatalog | None, run_dir: Path) -> ChallengeVerdict:
+    problems = [*lint_challenge(challenge),
+                *_check_reference(ref, brownfield=challenge.workspace is not None)]
+    if challenge.workspace is None:
+        problems += _check_noop(noop)
+    else:
+        problems += _check_change(challenge, ref, noop, run_dir)
     problems += [f"flaky hidden test: {name}" for name in flaky]
     if challenge.acceptance is not None and challenge.reference_dir is not None:
         problems += canary_problems(catalog)
@@ -89,12 +96,14 @@ def _scores(trial: TrialRecord) -> list[tuple[str, float]]:
     return [(s.rubric, s.total) for s in (trial.seed_score, trial.verified_score) if s is not None]
 
 
-def _check_reference(trial: TrialRecord | None) -> list[str]:
+def _check_reference(trial: TrialRecord | None, *, brownfield: bool = False) -> list[str]:
+    """Greenfield: the reference scores >= 95 on every rubric; brownfield (an existing project, whose
+    coverage and quality are the project's as a whole): its hidden tests and sets all pass."""
     if trial is None or trial.seed_score is None:
         return [f"reference: no score ({trial.error if trial else 'not run'})"]
     problems = [f"reference scored {total:.1f} under the {rubric} rubric, expected >= "
                 f"{REFERENCE_MIN_SCORE:g} (see {trial.logs_dir})"
-                for rubric, total in _scores(trial) if total < REFERENCE_MIN_SCORE]
+                for rubric, total in _scores(trial) if total < REFERENCE_MIN_SCORE and not brownfield]
     if trial.acceptance_rate is not None and trial.acceptance_rate < 1.0:
         problems.append(f"reference passed only {trial.acceptance_rate:.0%} of the hidden tests "
                         f"(see {trial.logs_dir}/logs/hidden-tests.json)")
@@ -110,6 +119,30 @@ def _check_noop(trial: TrialRecord | None) -> list[str]:
         problems.append(f"noop passed {trial.acceptance_rate:.0%} of the hidden tests: they do not "
                         "test the solution")
     return problems
+
+
+def _check_change(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | None,
+                  run_dir: Path) -> list[str]:
+    """A brownfield challenge: the reference leaves protected files alone, the FAIL_TO_PASS and
+    PASS_TO_PASS sets hold (noop is the starting tree), and noop scores nothing verified."""
+    if ref is None or noop is None or noop.verified_score is None:
+        return [f"noop: no score ({noop.error if noop else 'not run'})"]
+    problems = [f"the reference changes protected file {note}"
+                for note in (ref.changes.protected if ref.changes else ())]
+    problems += set_problems(challenge, _outcomes(run_dir, noop), _outcomes(run_dir, ref))
+    if noop.verified_score.total > NOOP_MAX_SCORE:
+        problems.append(f"noop scored {noop.verified_score.total:.1f} under the verified rubric, "
+                        f"expected <= {NOOP_MAX_SCORE:g}")
+    return problems
+
+
+def _outcomes(run_dir: Path, trial: TrialRecord) -> dict[str, str]:
+    """The trial's hidden-test outcomes by test ID (empty when none were logged)."""
+    path = run_dir / trial.logs_dir / "logs" / "hidden-tests.json"
+    try:
+        return {str(t): str(o) for t, o in json.loads(path.read_text(encoding="utf-8"))["outcomes"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def _flaky_tests(challenge: Challenge, ref: TrialRecord | None, run_dir: Path,

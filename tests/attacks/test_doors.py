@@ -271,3 +271,55 @@ def test_a_trial_never_sees_the_database_password(tmp_path, mode, postgres_with_
 
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT count(*) FROM trials").fetchone() == (1,)
+
+
+DASK_INTRUDER = '''
+import json, pathlib, subprocess, sys
+ATTEMPT = (
+    "import pathlib, sys\\n"
+    "from distributed import Client\\n"
+    "with Client(sys.argv[1], timeout=3) as client:\\n"
+    "    client.run(lambda: pathlib.Path('/tmp/agentbench-dask-door').write_text('pwned'))\\n"
+    "    print('ran code')\\n")
+ports = set()
+for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    try:
+        rows = pathlib.Path(table).read_text().splitlines()[1:]
+    except OSError:
+        continue
+    for row in rows:
+        local, state = row.split()[1], row.split()[3]
+        if state == "0A":
+            ports.add(int(local.rsplit(":", 1)[1], 16))
+tried = {}
+for port in sorted(ports)[:40]:
+    for scheme in ("tcp", "tls"):
+        address = f"{scheme}://127.0.0.1:{port}"
+        try:  # one process per attempt: an HTTP port holds a Dask client for ever
+            out = subprocess.run([sys.executable, "-c", ATTEMPT, address], capture_output=True,
+                                 text=True, timeout=8).stdout
+            tried[address] = "ran code" if "ran code" in out else "refused"
+        except subprocess.TimeoutExpired:
+            tried[address] = "timeout"
+pathlib.Path("intruder.json").write_text(json.dumps(tried))
+'''
+
+
+def test_the_intruder_runs_code_on_an_open_local_cluster(tmp_path):
+    """Control: against a Dask cluster without security the same code gets in."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, processes=True, dashboard_address=None):
+        subprocess.run([sys.executable, "-c", DASK_INTRUDER], cwd=tmp_path, timeout=200, check=True,
+                       capture_output=True)
+    assert "ran code" in json.loads((tmp_path / "intruder.json").read_text()).values()
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_trial_cannot_reach_the_local_dask_cluster(tmp_path, mode):
+    """`--executor dask` without `--address`: the trial finds the cluster's ports and gets nowhere."""
+    pytest.importorskip("distributed")
+    needs_sandbox(mode)
+    run = agentbench_run(tmp_path, ["intruder"], "easy/calc", mode, "--executor", "dask",
+                         files={"intruder": {"__python__": DASK_INTRUDER}})
+    tried = json.loads((run.trial_dir("intruder") / "workspace" / "intruder.json").read_text())
+    assert len(tried) >= 2 and "ran code" not in tried.values(), tried

@@ -44,7 +44,7 @@ from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.pricing import CallTokens, estimate, find_price
-from agentbench.sandbox import Confinement, bwrap_path
+from agentbench.sandbox import Confinement, best_sandbox
 from agentbench.users import give
 
 BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
@@ -214,7 +214,7 @@ class CommandAdapter(AgentAdapter):
         return read_version(exe, self.version_source) or self._probe_version(exe, confinement)
 
     def _probe_version(self, exe: str, confinement: Confinement | None) -> str | None:
-        confinement = confinement or Confinement(sandbox="bwrap" if bwrap_path() else "none")
+        confinement = confinement or Confinement(sandbox=best_sandbox())
         with tempfile.TemporaryDirectory(prefix="agentbench-version-") as tmp:
             root = Path(tmp)
             (root / "home").mkdir()
@@ -300,8 +300,7 @@ class CommandAdapter(AgentAdapter):
                 and workspace_state(setup.workspace) == before):
             problem = self._cannot_start(setup, *started)
             if problem:
-                where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
-                return f"cannot start {where} (the harness's own check): {problem}"
+                return f"cannot start {setup.confinement.sandbox.where} (the harness's own check): {problem}"
         endpoint = self.endpoint(setup)
         failure = endpoint_failure(endpoint) if endpoint else None
         if failure is None:

@@ -16,7 +16,7 @@ from agentbench.executors import EXECUTORS
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
 from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
-from agentbench.sandbox import SANDBOXES
+from agentbench.sandbox import SANDBOXES, Sandbox, sandbox_named
 from agentbench.scoring import RUBRICS
 from agentbench.settings import find_agents_config, load_agents_config
 from agentbench.store import RunDir
@@ -119,7 +119,7 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
         model=options["model"], challenge_dirs=tuple(str(Path(d).absolute()) for d in options["challenge_dirs"]),
-        sandbox=options["sandbox"], agent_timeout_s=options["agent_timeout"],
+        sandbox=sandbox_named(options["sandbox"]), agent_timeout_s=options["agent_timeout"],
         executor=options["executor"], executor_address=options["executor_address"], agents_config=str(config_path.resolve()) if config_path else None,
         agent_configs=tuple(load_agents_config(config_path).items()),
     )
@@ -163,10 +163,19 @@ def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
         agents=plan.agents, challenges=select_challenges(everything, ids=plan.challenge_ids),
         results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
         model=plan.model, challenge_dirs=plan.challenge_dirs, agents_config=plan.agents_config,
-        sandbox=plan.sandbox, agent_timeout_s=plan.agent_timeout_s,
+        sandbox=_plan_sandbox(plan.sandbox), agent_timeout_s=plan.agent_timeout_s,
         agent_configs=tuple(load_agents_config(
             Path(plan.agents_config) if plan.agents_config else None).items()),
     )
+
+
+def _plan_sandbox(name: str) -> Sandbox:
+    """The sandbox a saved run plan names."""
+    try:
+        return sandbox_named(name)
+    except ValueError:
+        raise UsageError(f"the run plan names an unknown sandbox {name!r}",
+                         f"use one of: {', '.join(SANDBOXES)}") from None
 
 
 PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "language", "run_all", "trials", "rubric", "model", "sandbox",

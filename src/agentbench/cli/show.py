@@ -113,7 +113,7 @@ def trials_table(rows: list[dict[str, Any]]) -> Any:
     return table
 
 
-_LOGS = ("prompt.md", "trajectory.jsonl", "agent/stdout.log", "agent/stderr.log", "coverage.json",
+_LOGS = ("prompt.md", "changes.diff", "trajectory.jsonl", "agent/stdout.log", "agent/stderr.log", "coverage.json",
          "record.json", "workspace")
 
 
@@ -162,6 +162,26 @@ def _log_files(folder: Path) -> list[str]:
     return sorted(f"logs/{p.name}" for p in logs.iterdir() if p.is_file() and not p.is_symlink())
 
 
+def _change_facts(record: Any) -> list[tuple[str, str]]:
+    """The diff's size, protected and `.git` writes, and the FAIL_TO_PASS / PASS_TO_PASS sets."""
+    facts = []
+    c = record.changes
+    if c is not None:
+        binary = f"; binary: {', '.join(c.binary_files)}" if c.binary_files else ""
+        facts.append(("changes", f"{c.files_changed} file(s), +{c.lines_added} / -{c.lines_removed} "
+                                 f"lines (changes.diff){binary}"))
+        if c.protected:
+            facts.append(("protected files changed (measured as given)", ", ".join(c.protected)))
+        if c.git_dir:
+            facts.append(("written in .git (put back before measuring)", ", ".join(c.git_dir)))
+    sets = record.measurements.acceptance.sets if record.measurements and record.measurements.acceptance else None
+    if sets is not None:
+        facts.append(("change sets", f"FAIL_TO_PASS {sets.fail_to_pass_passed}/{sets.fail_to_pass}, "
+                                     f"PASS_TO_PASS {sets.pass_to_pass_passed}/{sets.pass_to_pass} "
+                                     f"({'resolved' if sets.resolved else 'not resolved'})"))
+    return facts
+
+
 def _trial_facts(record: Any) -> list[tuple[str, str]]:
     facts = []
     score = record.score
@@ -175,6 +195,7 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
         hidden = record.measurements.acceptance.tests
         facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"
                       + (f" (forged: {hidden.tampering[0]})" if hidden.tampering else "")))
+    facts += _change_facts(record)
     a = record.adapter
     if a is not None:
         facts.append(("agent", f"CLI {a.version or 'unknown'}, {a.prompts_used} turn(s), tokens "

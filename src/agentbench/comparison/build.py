@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
+from typing import Any
 
 from agentbench import stats
 from agentbench.comparison.model import (
@@ -321,8 +322,18 @@ def _trial_row(label: str, run_id: str, trial: TrialRecord, field: str) -> Trial
         cost_usd=known_cost(adapter), cost_source=cost_source_of(adapter) if adapter else "unknown",
         input_tokens=adapter.input_tokens if adapter else None,
         output_tokens=adapter.output_tokens if adapter else None,
-        run_id=run_id, logs_dir=trial.logs_dir, note=_note(trial),
+        run_id=run_id, logs_dir=trial.logs_dir, note=_note(trial), **_change_fields(trial),
     )
+
+
+def _change_fields(trial: TrialRecord) -> dict[str, Any]:
+    """The diff's size and the change sets' verdict, for the changes table."""
+    c = trial.changes
+    m = trial.measurements
+    sets = m.acceptance.sets if m is not None and m.acceptance is not None else None
+    return {"lines_added": c.lines_added if c else None, "lines_removed": c.lines_removed if c else None,
+            "protected_changed": len(c.protected) if c else 0,
+            "resolved": None if sets is None else sets.resolved}
 
 
 def _note(trial: TrialRecord) -> str:

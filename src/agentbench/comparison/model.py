@@ -88,6 +88,14 @@ class TrialRow:
     """Input tokens, where the agent reported them."""
     output_tokens: int | None = None
     """Output tokens, where the agent reported them."""
+    lines_added: int | None = None
+    """Lines the agent added against the starting tree (None: no diff recorded)."""
+    lines_removed: int | None = None
+    """Lines the agent removed against the starting tree (None: no diff recorded)."""
+    protected_changed: int = 0
+    """Protected files the agent changed (measured as given)."""
+    resolved: bool | None = None
+    """Every FAIL_TO_PASS and PASS_TO_PASS test passed (None: the challenge names no sets)."""
     cost_source: str = "unknown"
     """Where the cost comes from: `cli`, `price-table` or `unknown` (`models.COST_SOURCES`)."""
 

@@ -1,9 +1,14 @@
-"""Executors: where trials run. `local` (a thread pool, the default) or `dask` (a Dask cluster).
+"""Executors: where a run's trials run. `local` (a thread pool, the default) or `dask` (a Dask cluster).
 
-Both take a list of tasks and a function and know nothing about trials; the runner supplies the
-function. With Dask, each task carries its challenge's files and comes back with its trial folder
-as an archive, so workers need no shared disk, only the agent CLIs installed.
+Each is one module with one class implementing `executors.base.Executor`, made by
+`executors.base.make_executor(name, context)`; a new backend (say, a container or batch system) is
+one more module and one line in `BUILTIN`. The runner asks for one by name and never branches on it.
+Nothing is imported here (`plan` reads the names), so this package stays free of the trial code.
 """
 
-EXECUTORS = ("local", "dask")
+BUILTIN = {"local": "agentbench.executors.local:LocalExecutor",
+           "dask": "agentbench.executors.dask:DaskExecutor"}
+"""Each executor's name and class, imported only when it is asked for."""
+
+EXECUTORS = tuple(BUILTIN)
 """Values of `--executor`."""

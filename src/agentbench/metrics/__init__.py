@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from agentbench.metrics.change import change_sets
 from agentbench.metrics.completeness import measure_completeness
 from agentbench.metrics.quality import measure_quality
 from agentbench.models import AcceptanceMeasurement, Challenge, Measurements
@@ -69,4 +70,5 @@ def _hidden(challenge: Challenge, toolchain: Toolchain, ctx: MeasureContext,
     run: HiddenRun = toolchain.run_hidden(challenge.acceptance, ctx, project)
     body = {"outcomes": [list(o) for o in run.outcomes], "tampering": list(run.measurement.tampering)}
     (ctx.logs() / "hidden-tests.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
-    return run.measurement
+    sets = change_sets(challenge, run.outcomes, voided=run.measurement.tests.problem is not None)
+    return replace(run.measurement, sets=sets) if sets is not None else run.measurement

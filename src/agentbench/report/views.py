@@ -334,11 +334,35 @@ def expectations(c: Comparison) -> TableView | None:
                              "reported apart, never part of any score.")
 
 
+def changes(c: Comparison) -> TableView | None:
+    """What each agent changed against the starting trees: mean lines added and removed per trial,
+    protected files edited, and (brownfield) how many trials resolved their task."""
+    rows = []
+    for a in c.ranked:
+        mine = [t for t in c.trials if t.agent == a.label and t.lines_added is not None]
+        if not mine:
+            continue
+        sets = [t.resolved for t in mine if t.resolved is not None]
+        rows.append((a.label, str(len(mine)),
+                     fixed(sum(t.lines_added or 0 for t in mine) / len(mine), 1),
+                     fixed(sum(t.lines_removed or 0 for t in mine) / len(mine), 1),
+                     str(sum(t.protected_changed for t in mine)),
+                     f"{sum(sets)}/{len(sets)}" if sets else "-"))
+    if not rows:
+        return None
+    return TableView(id="changes", title="Changes against the starting tree",
+                     headers=("Agent", "Trials", "Lines added", "Lines removed",
+                              "Protected edits", "Resolved"), rows=tuple(rows),
+                     caption="Lines: means per trial, from each trial's changes.diff; protected "
+                             "edits never count (measured as given); resolved: every "
+                             "FAIL_TO_PASS and PASS_TO_PASS test passed.")
+
+
 def after_seed(c: Comparison,
                others: Sequence[tuple[str, Comparison]] = ()) -> tuple[TableView, ...]:
     """Every table shown after the seed's two, in order (`others`: extra ranking columns)."""
     hidden, by_language = hidden_matrix(c), languages(c)
-    extra = tuple(v for v in (behaviour(c), expectations(c)) if v is not None)
+    extra = tuple(v for v in (changes(c), behaviour(c), expectations(c)) if v is not None)
     return (ranking(c, others), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c),
             usage(c), failures(c), *extra, agents(c), tiers(c),
             *((by_language,) if by_language else ()))

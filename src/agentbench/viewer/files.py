@@ -153,6 +153,20 @@ def diff(old: str | None, new: str | None, *, old_name: str, new_name: str) -> t
     return tuple(out)
 
 
+def unified_lines(text: str) -> tuple[DiffLine, ...]:
+    """A unified diff's text (e.g. a trial's `changes.diff`) as lines to colour, at most
+    MAX_DIFF_LINES; file headers are kept as hunk-style lines."""
+    out: list[DiffLine] = []
+    for line in text.splitlines():
+        if len(out) >= MAX_DIFF_LINES:
+            out.append(DiffLine(kind="@", text=f"... diff cut at {MAX_DIFF_LINES} lines"))
+            break
+        header = line.startswith(("--- ", "+++ ", "@@", "Binary files ", "\\"))
+        kind = "@" if header or line[:1] not in "+- " or not line else line[:1]
+        out.append(DiffLine(kind=kind, text=line if kind == "@" else line[1:]))
+    return tuple(out)
+
+
 def printable(text: str) -> str:
     """Control characters (terminal escapes, NUL, bells) shown as `\\x1b` instead of acting."""
     return "".join(c if c in "\n\t" or (c.isprintable() and c not in "\u2028\u2029")

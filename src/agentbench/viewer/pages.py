@@ -206,8 +206,15 @@ def trial(library: Library, key: TrialKey, start: int, step: str | None) -> dict
         "single": step is not None and step.isdigit(), "per_page": STEPS_PER_PAGE,
         "start": int(step) if step is not None and step.isdigit() else start,
         "files": files.tree(folder / "workspace"), "logs": files.logs(folder),
+        "changes": record.changes if record else None, "changes_diff": _changes_diff(folder),
         "others": [a for a in library.plan(key.run_id).agents if a != key.agent],
     }
+
+
+def _changes_diff(folder: Path) -> tuple[files.DiffLine, ...]:
+    """The first window of the trial's `changes.diff` (the agent's diff against its starting tree)."""
+    window = files.read_window(folder / "changes.diff")
+    return files.unified_lines(window.text) if window else ()
 
 
 def log(library: Library, key: TrialKey, path: str, offset: int) -> dict[str, Any]:
