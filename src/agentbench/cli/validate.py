@@ -28,9 +28,12 @@ if TYPE_CHECKING:
 @click.option("--results", "results_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("results"), show_default=True, help="Where the validation run is kept.")
 @click.option("--language", metavar="LANG", help="Only challenges in this language (e.g. python, ts, go).")
+@click.option("--write-sets", is_flag=True,
+              help="Write the computed fail_to_pass / pass_to_pass into brownfield challenges "
+                   "that declare none (e.g. after `agentbench import`).")
 @challenges_option
-def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, language: str | None,
-            challenge_dirs: tuple[str, ...]) -> None:
+def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, language: str | None,  # noqa: PLR0913 (click options)
+            write_sets: bool, challenge_dirs: tuple[str, ...]) -> None:
     """Check challenges: schema, lint, `reference` >= 95 with all hidden tests passing,
     `noop` <= 10 with none passing, and no flaky hidden test. Exits 1 on any invalid challenge.
     """
@@ -51,7 +54,7 @@ def command(ids: tuple[str, ...], jobs: int, repeats: int, results_dir: Path, la
     picked = select_challenges(challenges, ids=ids, language=language)
     with RichProgress() as progress:
         verdicts = validate(picked, results_dir=results_dir, run_id=new_run_id(["validate"]),
-                            jobs=jobs, repeats=repeats, progress=progress)
+                            jobs=jobs, repeats=repeats, progress=progress, write_sets=write_sets)
     from agentbench.report.terminal import safe_text
 
     console.print(validation_table(verdicts))
