@@ -13,6 +13,8 @@ who=$1 work=$2
 shift 2
 start=$SECONDS
 python=$(command -v "${BARE_PYTHON:-python3}")
+# the interpreter itself, not a venv's link to it or a version manager's shim
+python=$("$python" -c 'import sys; print(getattr(sys, "_base_executable", "") or sys.executable)')
 
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/tools" "$work/home"
@@ -45,5 +47,7 @@ status=0
 "${run_as[@]}" -i HOME="$work/home" PATH="$work/bin" AGENTBENCH_TOOLS="$work/tools" LANG=C.UTF-8 \
   BARE_PYTHON="$python" PIP_CONFIG_FILE="${PIP_CONFIG_FILE:-/etc/pip.conf}" \
   bash -c "$quickstart" bare "$@" 2>&1 | tee "$work/log.txt" || status=$?
-echo "bare machine ($who): exit $status in $((SECONDS - start)) s; $(grep -cE '^SKIPPED' "$work/log.txt" || true) skip lines"
+summary=$(grep -E '^(=+ )?[0-9]+ (passed|failed|skipped|error)' "$work/log.txt" | tail -1 || true)
+echo "bare machine ($who): exit $status in $((SECONDS - start)) s; pytest: ${summary:-no summary}"
+echo "skip reasons: $(grep -E '^SKIPPED' "$work/log.txt" | sed -E 's/^SKIPPED \[[0-9]+\] [^ ]+ //' | sort | uniq -c | sort -rn | head -8 | tr '\n' ';' || true)"
 exit "$status"

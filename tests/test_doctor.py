@@ -129,9 +129,51 @@ def test_doctor_says_why_a_cli_cannot_start_in_the_sandbox(capsys, tmp_path):
     assert [row["check"] for row in rows] == ["installed", "starts in the sandbox"]
     started = rows[1]
     assert not started["ok"]
-    if bwrap_path():
-        assert started["detail"].startswith("run inside bwrap (as under --sandbox bwrap): "
-                                            "cannot start in the bwrap sandbox: ")
+    if bwrap_path():  # the cause first, then where it ran
+        assert started["detail"].startswith("cannot start in the bwrap sandbox")
+        assert "(run inside bwrap (as under --sandbox bwrap))" in started["detail"]
     else:
-        assert started["detail"].startswith("run without a sandbox: cannot start")
-    assert str(cli) in started["detail"] and "No such file or directory" in started["detail"]
+        assert started["detail"].startswith("cannot start")
+        assert "(run without a sandbox)" in started["detail"]
+    assert "no-such-interpreter" in started["detail"]
+    assert ("No such file or directory" in started["detail"]
+            or "not an executable file here" in started["detail"])
+
+
+def test_on_a_bare_machine_doctor_names_each_missing_piece_its_cost_and_fix_and_exits_0(
+        capsys, tmp_path, monkeypatch):
+    """No bubblewrap, no tools folder, no CLI: every missing piece says what it costs and the
+    one command that adds it; the main job can run, so the exit status is 0."""
+    from agentbench import diagnostics
+
+    monkeypatch.setattr(diagnostics, "bwrap_path", lambda: None)
+    monkeypatch.setenv("AGENTBENCH_TOOLS", str(tmp_path / "empty"))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("COLUMNS", "80")
+    r = invoke(capsys, "doctor")
+    assert r.exit_code == 0, r.out + r.err
+    out = " ".join(r.out.split())
+    assert "missing (the main job runs without them):" in out
+    assert "sandbox (bwrap): not installed: costs --sandbox bwrap" in out
+    assert "add it: apt-get install bubblewrap" in out
+    assert "go toolchain: not ready: costs its challenges" in out and "add it: bash ci/install/go.sh" in out
+    assert "claude-code installed: 'claude' not found" in out
+    assert "add it: bash ci/install/claude-code.sh" in out
+    assert "the main job (agentbench run --agent reference --tier easy) can run here" in out
+    assert all(len(line) <= 80 for line in r.out.splitlines())
+    named = invoke(capsys, "doctor", "--agent", "codex", "--json")
+    (row,) = [row for row in json.loads(named.out) if row["subject"] == "codex"]
+    assert named.exit_code == 1 and not row["ok"] and row["fix"] == "bash ci/install/codex.sh"
+
+
+def test_agents_finds_the_clis_in_the_tools_folder_as_run_does(capsys, tmp_path, monkeypatch):
+    tools = tmp_path / "tools" / "bin"
+    tools.mkdir(parents=True)
+    cli = tools / "codex"
+    cli.write_text("#!/bin/sh\necho 'codex-cli 9.9.9'\n")
+    cli.chmod(0o755)
+    monkeypatch.setenv("AGENTBENCH_TOOLS", str(tools.parent))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    r = invoke(capsys, "agents", "--json")
+    (row,) = [row for row in json.loads(r.out) if row["name"] == "codex"]
+    assert row["installed"] and row["executable"] == str(cli)

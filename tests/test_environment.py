@@ -110,3 +110,5 @@ def test_undecodable_file_names_are_kept_escaped_everywhere(capsys, tmp_path, ti
     assert "m\\xe9.py" in page.get_data(as_text=True)
     shown_file = client.get(f"/runs/{run.run_id}/trials/latin/easy/adder/1/file/d%5Cxfe/f%5Cxfd.txt")
     assert shown_file.status_code == 200 and "hi" in shown_file.get_data(as_text=True)
+    side = client.get(f"/runs/{run.run_id}/compare/easy/adder")
+    assert side.status_code == 200 and "d\\xfe/f\\xfd.txt" in side.get_data(as_text=True)

@@ -13,6 +13,7 @@ match what the server reported. The generic `command` agent with nothing configu
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentbench.adapters.base import AdapterContext
-from agentbench.adapters.cli_base import AgentUnavailableError, CommandAdapter
+from agentbench.adapters.cli_base import AgentUnavailableError, CommandAdapter, tools_bin
 from agentbench.adapters.command import CommandTemplateAdapter
 from agentbench.adapters.registry import ADAPTERS, get_adapter
 from agentbench.errors import AgentBenchError
@@ -29,7 +30,7 @@ from agentbench.loader import load_challenge
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.process import cgroups_available
-from agentbench.sandbox import Confinement, TrialUser, bwrap_path
+from agentbench.sandbox import Confinement, NoSandbox, Sandbox, TrialUser, best_sandbox, bwrap_path
 from agentbench.users import hand_over, trial_user
 from agentbench.workspace import cache_dir
 
@@ -42,29 +43,68 @@ DOCTOR_PROMPT = ("Create hello.py printing a greeting and notes/README.md with a
 
 
 class Check(NamedTuple):
-    """One line of the doctor's report."""
+    """One line of the doctor's report. A missing optional piece is `ok` (the main job runs
+    without it) with `detail` saying what it costs and `fix` the one command that adds it."""
 
     subject: str
     check: str
     ok: bool
     detail: str
+    fix: str = ""
+
+
+CLI_SCRIPTS = frozenset({"claude-code", "codex", "gemini", "aider", "opencode", "qwen"})
+"""Built-in agents that `ci/install/<name>.sh` installs into the tools folder."""
+LANGUAGE_SCRIPTS = {"typescript": "bash ci/install/node22.sh", "go": "bash ci/install/go.sh"}
 
 
 def environment_checks() -> list[Check]:
-    """What this machine offers: Python, cache, sandbox, cgroups, rlimits, each language's tools."""
+    """What this machine offers: Python, cache, sandbox, trial users, cgroups, rlimits, each
+    language's tools. Only Python and the cache are needed for the main job; the rest say what
+    their absence costs and the command that adds them."""
     cache = cache_dir()
     writable = _writable(cache)
     return [
-        Check("machine", "python", sys.version_info >= (3, 11), sys.version.split()[0]),
-        Check("machine", "cache folder", writable, f"{cache} ({'writable' if writable else 'NOT writable'})"),
-        Check("machine", "sandbox (bwrap)", True,
-              f"available: {bwrap_path()}" if bwrap_path() else
-              "not installed: --sandbox bwrap unavailable; trials get process-group isolation only"),
-        Check("machine", "cgroups", True, "available: pids and memory limits, reliable kill"
-              if cgroups_available() else "not available: limits by rlimits only"),
-        Check("machine", "prlimit", True, "available" if shutil.which("prlimit") else "not installed"),
+        Check("machine", "python", sys.version_info >= (3, 11), sys.version.split()[0],
+              "" if sys.version_info >= (3, 11) else "install Python 3.11 or newer"),
+        Check("machine", "cache folder", writable, f"{cache} ({'writable' if writable else 'NOT writable'})",
+              "" if writable else "set AGENTBENCH_CACHE to a folder you can write"),
+        _bwrap_check(), _trial_users_check(), _cgroup_check(),
+        Check("machine", "prlimit", True, "available" if shutil.which("prlimit") else
+              "not installed: costs nothing for trials (limits are set by setrlimit)"),
         *_toolchain_checks(),
     ]
+
+
+def _bwrap_check() -> Check:
+    if bwrap_path():
+        return Check("machine", "sandbox (bwrap)", True, f"available: {bwrap_path()}")
+    return Check("machine", "sandbox (bwrap)", True,
+                 "not installed: costs --sandbox bwrap (a read-only host, own /tmp and PID namespace "
+                 "per trial); trials see the host file system", "apt-get install bubblewrap")
+
+
+def _trial_users_check() -> Check:
+    from agentbench.users import trial_users_problem
+
+    problem = trial_users_problem()
+    if problem is None:
+        return Check("machine", "trial users", True, "each trial runs as its own unprivileged user")
+    fix = ("run AgentBench as root (e.g. sudo)" if os.geteuid() != 0
+           else "apt-get install util-linux (setpriv)")
+    return Check("machine", "trial users", True,
+                 f"none ({problem}): costs per-trial users, so agents can read and write what "
+                 "AgentBench's user can, and without bwrap trials run one at a time", fix)
+
+
+def _cgroup_check() -> Check:
+    if cgroups_available():
+        return Check("machine", "cgroups", True, "available: pids and memory limits, reliable kill")
+    return Check("machine", "cgroups", True,
+                 "not available: costs the memory and process limits per trial (rlimits only) and "
+                 "the sure kill of daemons that leave their session",
+                 "run AgentBench as root on a machine with cgroup v2" if os.geteuid() != 0
+                 else "mount cgroup v2 at /sys/fs/cgroup (mount -t cgroup2 none /sys/fs/cgroup)")
 
 
 def _toolchain_checks() -> list[Check]:
@@ -76,7 +116,8 @@ def _toolchain_checks() -> list[Check]:
     for language in available_languages():
         problem = missing_tools(language)
         checks.append(Check("machine", f"{language} toolchain", True, "ready" if problem is None else
-                            f"not ready: its challenges are left out of runs; {problem}"))
+                            f"not ready: costs its challenges, left out of runs; {problem}",
+                            "" if problem is None else LANGUAGE_SCRIPTS.get(language, "")))
     return checks
 
 
@@ -89,11 +130,13 @@ def _writable(path: Path) -> bool:
         return False
 
 
-def agent_checks(names: Sequence[str], configs: Mapping[str, AgentConfig]) -> list[Check]:
-    """Install and wiring checks for each named agent (built-ins without a CLI just load)."""
+def agent_checks(names: Sequence[str], configs: Mapping[str, AgentConfig], *,
+                 required: bool = True) -> list[Check]:
+    """Install and wiring checks for each named agent (built-ins without a CLI just load). A CLI
+    that is not installed fails when `required` (asked for by name), else is a missing piece."""
     checks: list[Check] = []
     for name in names:
-        checks.extend(_check_agent(name, configs))
+        checks.extend(_check_agent(name, configs, required=required))
     return checks
 
 
@@ -109,7 +152,7 @@ def default_agents(configs: Mapping[str, AgentConfig]) -> list[str]:
     return names
 
 
-def _check_agent(name: str, configs: Mapping[str, AgentConfig]) -> list[Check]:
+def _check_agent(name: str, configs: Mapping[str, AgentConfig], *, required: bool = True) -> list[Check]:
     try:
         adapter = get_adapter(name, configs)
     except AgentBenchError as exc:
@@ -123,15 +166,25 @@ def _check_agent(name: str, configs: Mapping[str, AgentConfig]) -> list[Check]:
     except AgentBenchError as exc:
         return [Check(name, "installed", False, exc.message)]
     if executable is None:
-        hint = f"install: {adapter.package}" if adapter.package else "set `executable` in the agents config"
-        return [Check(name, "installed", False, f"'{adapter.wanted_executable()}' not found; {hint}")]
+        return [_not_installed(name, adapter, required)]
     installed = Check(name, "installed", True, f"{executable} ({adapter.version() or 'version unknown'})")
     return [installed, *_wiring(adapter)]
 
 
-def doctor_sandbox() -> str:
+def _not_installed(name: str, adapter: CommandAdapter, required: bool) -> Check:
+    """A CLI that is not installed: a failure when asked for, else what it costs and its fix."""
+    fix = (f"bash ci/install/{name}.sh" if name in CLI_SCRIPTS
+           else f"install {adapter.package}" if adapter.package
+           else "set `executable` in the agents config")
+    detail = f"'{adapter.wanted_executable()}' not found (neither on PATH nor in {tools_bin()})"
+    if required:
+        return Check(name, "installed", False, f"{detail}; {fix}", fix)
+    return Check(name, "installed", True, f"{detail}: costs benchmarking {name} here", fix)
+
+
+def doctor_sandbox() -> Sandbox:
     """The sandbox the doctor runs each CLI in: the strongest a trial can get here."""
-    return "bwrap" if bwrap_path() else "none"
+    return best_sandbox()
 
 
 def _wiring(adapter: CommandAdapter) -> list[Check]:
@@ -156,8 +209,7 @@ def _wiring(adapter: CommandAdapter) -> list[Check]:
 
 def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
     """Whether the CLI started in the sandbox a trial would give it; if not, why."""
-    sandbox = doctor_sandbox()
-    where = "inside bwrap (as under --sandbox bwrap)" if sandbox == "bwrap" else "without a sandbox"
+    where = doctor_sandbox().described
     error = result.error or ""
     if not (result.infra_error and error.startswith("cannot start")):
         return Check(adapter.name, "starts in the sandbox", True, f"started {where}")
@@ -165,10 +217,10 @@ def _start_check(adapter: CommandAdapter, result: AdapterResult) -> Check:
     real = str(Path(exe).resolve())
     hint = (f"; its real path is {real}: the sandbox must show it and its install tree"
             if real != exe else "")
-    return Check(adapter.name, "starts in the sandbox", False, f"run {where}: {error}{hint}")
+    return Check(adapter.name, "starts in the sandbox", False, f"{error} (run {where}){hint}")
 
 
-def _context(tmp: Path, sandbox: str = "none", user: TrialUser | None = None) -> AdapterContext:
+def _context(tmp: Path, sandbox: Sandbox | None = None, user: TrialUser | None = None) -> AdapterContext:
     """The context a trial would give the CLI: its sandbox and, as root, its own user."""
     challenge_file = tmp / "challenges" / "easy" / "doctor.yaml"
     challenge_file.parent.mkdir(parents=True)
@@ -180,7 +232,7 @@ def _context(tmp: Path, sandbox: str = "none", user: TrialUser | None = None) ->
     hand_over(user, tmp, writable=(tmp / "workspace", tmp / "home", tmp / "tmp"))
     return AdapterContext(challenge=load_challenge(challenge_file), logs_dir=tmp / "logs",
                           home=tmp / "home", tmp=tmp / "tmp",
-                          confinement=Confinement(sandbox=sandbox, user=user))
+                          confinement=Confinement(sandbox=sandbox or NoSandbox(), user=user))
 
 
 def _judge(name: str, result: AdapterResult, workspace: Path, server: RunningServer,
@@ -227,12 +279,13 @@ class Row(NamedTuple):
     check: str
     ok: bool
     detail: str
+    fix: str = ""
 
 
 def checks_here(agents: Sequence[str], configs: Mapping[str, AgentConfig]) -> list[Check]:
     """Every check on this machine (the function Dask workers run too)."""
     names = list(agents) or default_agents(configs)
-    return [*environment_checks(), *agent_checks(names, configs)]
+    return [*environment_checks(), *agent_checks(names, configs, required=bool(agents))]
 
 
 def run_doctor(agents: Sequence[str], configs: Mapping[str, AgentConfig], *, executor: str = "local",

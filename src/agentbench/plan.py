@@ -16,7 +16,7 @@ from pathlib import Path
 from agentbench.errors import AgentBenchError, UsageError
 from agentbench.executors import EXECUTORS
 from agentbench.models import AgentConfig, Challenge
-from agentbench.sandbox import SANDBOXES, Limits, bwrap_path
+from agentbench.sandbox import SANDBOXES, Limits, NoSandbox, Sandbox, sandbox_named
 from agentbench.scoring import RUBRICS
 from agentbench.store import RunDir
 
@@ -50,7 +50,8 @@ class RunConfig:
     agents_config: str | None = None
     agent_configs: tuple[tuple[str, AgentConfig], ...] = ()
     command_timeout_s: float = 600.0
-    sandbox: str = "none"
+    sandbox: Sandbox = field(default_factory=NoSandbox)
+    """How every command of the run is confined (`sandbox_named`; its name is accepted too)."""
     limits: Limits = field(default_factory=Limits)
     agent_timeout_s: float | None = None
     executor: str = "local"
@@ -67,14 +68,22 @@ class RunConfig:
         for name, value in (("trials", self.trials), ("jobs", self.jobs)):
             if value < 1:
                 raise UsageError(f"--{name} must be at least 1, got {value}")
-        if self.sandbox not in SANDBOXES:
-            raise UsageError(f"unknown sandbox '{self.sandbox}'", f"use one of: {', '.join(SANDBOXES)}")
-        if self.sandbox == "bwrap" and bwrap_path() is None:
-            raise AgentBenchError("--sandbox bwrap: bubblewrap is not installed",
-                                  "install it (Debian/Ubuntu: apt-get install bubblewrap) or use --sandbox none")
+        self._choose_sandbox()
         if self.executor not in EXECUTORS:
             raise UsageError(f"unknown executor '{self.executor}'", f"use one of: {', '.join(EXECUTORS)}")
         self._check_rubric()
+
+    def _choose_sandbox(self) -> None:
+        if isinstance(self.sandbox, str):  # NOTE: a name, from the CLI, a plan or a Python caller
+            try:
+                object.__setattr__(self, "sandbox", sandbox_named(self.sandbox))
+            except ValueError:
+                raise UsageError(f"unknown sandbox '{self.sandbox}'",
+                                 f"use one of: {', '.join(SANDBOXES)}") from None
+        problem = self.sandbox.problem()
+        if problem:
+            raise AgentBenchError(f"--sandbox {self.sandbox.name}: {problem}",
+                                  "install it, or use --sandbox none")
 
     def _check_rubric(self) -> None:
         if self.rubric not in RUBRICS:
@@ -92,12 +101,12 @@ class RunConfig:
         results folder and the database (`db`: as given to `agentbench run`), the cache."""
         from agentbench.loader import builtin_challenges_dir
         from agentbench.store.database import locate
-        from agentbench.workspace import cache_dir
+        from agentbench.workspace import SHARED_CACHE, cache_dir, home_cache
 
         roots = [builtin_challenges_dir(), *map(Path, self.challenge_dirs),
                  *(c.source_path.parents[1] for c in self.challenges)]
         found = [*roots, *(g for root in roots for g in _git_dirs(Path(root).absolute())),
-                 self.results_dir, cache_dir()]
+                 self.results_dir, cache_dir(), home_cache(), SHARED_CACHE]
         location = locate(db, self.results_dir)
         if location.kind == "sqlite":
             found += [Path(location.target + suffix) for suffix in ("", "-wal", "-shm", "-journal")]

@@ -102,7 +102,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         run_id=config.run_id, agents=config.agents,
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
-        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox,
+        model=config.model, agents_config=config.agents_config, sandbox=config.sandbox.name,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
     )
     config.run_dir.make()
@@ -150,10 +150,18 @@ Indexing = tuple[ResultsIndex, RunInfo]
 
 def open_index(results_dir: Path, db: str | None) -> ResultsIndex:
     """The results database of `results_dir` (or `db`), opened for writing, schema up to date."""
-    from agentbench.store.database import locate
+    from agentbench.store.database import DB_NAME, REMEMBERED_NAME, locate, to_remember
+    from agentbench.store.folders import write_atomic
     from agentbench.store.opening import connect
 
-    return ResultsIndex(connect(locate(db, results_dir), create=True))
+    location = locate(db, results_dir)
+    index = ResultsIndex(connect(location, create=True))
+    remember = to_remember(location)
+    if remember != str((results_dir / DB_NAME).absolute()):  # later commands find it without --db
+        write_atomic(results_dir / REMEMBERED_NAME, remember + "\n")
+    elif (results_dir / REMEMBERED_NAME).exists():
+        (results_dir / REMEMBERED_NAME).unlink()
+    return index
 
 
 def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],
@@ -231,12 +239,12 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
         for note in reach_notes():
             progress.note(note)
     isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
-    progress.note(f"isolation per trial: {isolation.label}")
-    for note in isolation.notes:
-        progress.note(f"  {note}")
     problem = isolation.jobs_problem(config.jobs)
     if problem:
         raise UsageError(problem, isolation.hint or "use --jobs 1")
+    progress.note(f"isolation per trial: {isolation.label}: {isolation.summary}")
+    for note in isolation.notes:
+        progress.note(f"  {note}")
     return config
 
 
@@ -320,6 +328,7 @@ def regrade(config: RunConfig, progress: Progress | None = None, db: str | None 
     from agentbench.store.rebuild import folder_run
 
     progress = progress or NullProgress()
+    config = check_isolation(config, progress)  # NOTE: the kept workspaces' code runs again
     by_id = {c.id: c for c in config.challenges}
     finished = [r for r in config.run_dir.finished(trial_keys(config)).values() if r.adapter is not None]
     progress.run_started(total=len(finished), skipped=0)

@@ -316,13 +316,16 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
         with contextlib.suppress(AgentBenchError):
             keep_trajectory(parser_name(get_adapter(spec.agent, dict(config.agent_configs))), spec,
                             trial_dir)
-    with tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
-        dirs = make_trial_dirs(Path(tmp))
+    users = (trial_user(required=True) if config.trial_users_off is None
+             else contextlib.nullcontext(None))
+    with users as user, tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
+        dirs = make_trial_dirs(Path(tmp), user)  # NOTE: the agent's code runs again: as its trial user
         if (trial_dir / "workspace").is_dir():
             copy_tree(trial_dir / "workspace", dirs.workspace)
         if spec.challenge.workspace is not None:
             restore_protected(spec.challenge, dirs.workspace, template(spec.challenge.workspace,
                                                                        cache_dir()))
+        give(dirs.user, (dirs.workspace,))
         measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, None))
     base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
                    logs_dir=record.logs_dir, isolation=record.isolation, cut=record.cut,

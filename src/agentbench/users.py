@@ -30,9 +30,11 @@ from agentbench.process import cgroups_available, kill_user, mount_namespaces
 from agentbench.sandbox import (
     Confinement,
     Limits,
+    Sandbox,
     TrialUser,
     bwrap_path,
     describe,
+    sandbox_named,
     setpriv_path,
 )
 
@@ -307,6 +309,9 @@ class Isolation:
     """One line per mechanism: what it gives, or why it is missing."""
     hint: str = ""
     """How to get what is missing."""
+    summary: str = ""
+    """The isolation in force in plain words: who the agents run as, what they see, whether
+    concurrent trials are kept apart, and the one step to the strongest setup when it is not in force."""
 
     def jobs_problem(self, jobs: int) -> str | None:
         """Why `--jobs N` must be refused here (None: it may run)."""
@@ -316,20 +321,45 @@ class Isolation:
                 "(no per-trial user and no sandbox)")
 
 
-def isolation(sandbox: str, limits: Limits | None = None, *, without_users: str | None = None) -> Isolation:
-    """Probe this machine: what a trial run with `--sandbox sandbox` gets (`without_users`: why
-    trial users are not used although the machine has them)."""
+def isolation(sandbox: Sandbox | str, limits: Limits | None = None, *,
+              without_users: str | None = None) -> Isolation:
+    """Probe this machine: what a trial run in `sandbox` (or the sandbox of that name) gets
+    (`without_users`: why trial users are not used although the machine has them)."""
+    sandbox = sandbox_named(sandbox) if isinstance(sandbox, str) else sandbox
     limits = limits or Limits()
     problem = without_users or trial_users_problem()
     cgroup = cgroups_available()
-    bwrap = sandbox == "bwrap" and bwrap_path() is not None
+    bwrap = sandbox.separates and sandbox.problem() is None
     user = None if problem else TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE)
     notes = [_user_note(problem, bwrap), _cgroup_note(cgroup, limits, problem is None),
-             _sandbox_note(sandbox, bwrap, problem is None and mount_namespaces()),
-             _disk_note(limits)]
+             sandbox.note(problem is None and mount_namespaces()), _disk_note(limits)]
     hint = _separation_hint(problem) if problem and not bwrap else ""
     return Isolation(label=describe(Confinement(sandbox=sandbox, user=user), cgroup),
-                     separated=problem is None or bwrap, notes=tuple(notes), hint=hint)
+                     separated=problem is None or bwrap, notes=tuple(notes), hint=hint,
+                     summary=_summary(problem, bwrap))
+
+
+def _summary(problem: str | None, bwrap: bool) -> str:
+    """One sentence: who the agents run as, what they see, whether trials are kept apart, and
+    the step to the strongest setup (own user per trial inside bwrap) where it is not in force."""
+    if problem is None:
+        who = "each trial runs as its own unprivileged user"
+    elif os.geteuid() == 0:
+        who = "agents run as root (no per-trial user)"
+    else:
+        who = f"agents run as you (uid {os.geteuid()}) and can read and write your files"
+    sees = ("inside bwrap (read-only host, own /tmp)" if bwrap
+            else "with the host file system visible")
+    apart = ("concurrent trials cannot reach each other" if problem is None or bwrap
+             else "nothing keeps concurrent trials apart, so trials run one at a time")
+    steps = []
+    if not bwrap:
+        steps.append("use --sandbox bwrap" if bwrap_path() else
+                     "apt-get install bubblewrap, then --sandbox bwrap")
+    if problem is not None:
+        steps.append("run AgentBench as root" if os.geteuid() != 0 else f"fix: {problem}")
+    stronger = f"; stronger: {' and '.join(steps)}" if steps else ""
+    return f"{who}, {sees}; {apart}{stronger}"
 
 
 def _separation_hint(problem: str) -> str:
@@ -359,20 +389,6 @@ def _cgroup_note(cgroup: bool, limits: Limits, locked: bool) -> str:
             else "it runs as root, so it could leave or loosen it")
     return (f"cgroup: {limits.memory_mb} MiB memory and {limits.processes} processes per command "
             f"tree; {tail}")
-
-
-def _sandbox_note(sandbox: str, bwrap: bool, hiding: bool) -> str:
-    if bwrap:
-        return ("sandbox: bwrap: read-only host, fresh /tmp, /var/tmp and /dev/shm, own PID namespace, "
-                "no capabilities, challenges, results, database and cache covered; network kept")
-    if sandbox == "bwrap":
-        return "sandbox: bwrap asked for but not installed"
-    if hiding:
-        return ("sandbox: none: the host file system is visible where the trial user may read, "
-                "except the challenges, results, database and cache (covered in a private mount "
-                "namespace)")
-    return ("sandbox: none: the host file system is visible wherever the user may read, challenges "
-            "and results included (only --sandbox bwrap, or running as root, hides them)")
 
 
 def _disk_note(limits: Limits) -> str:

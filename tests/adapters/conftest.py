@@ -8,8 +8,12 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.requirements import missing
+
 TOOLS_BIN = os.path.join(os.environ.get("AGENTBENCH_TOOLS", "/opt/agentbench-tools"), "bin")
 """Where `ci/install/*.sh` links the agent CLIs (and Node 22)."""
+INSTALL_SCRIPTS = {"claude": "claude-code", "qwen": "qwen"}
+"""The install script of each executable whose name differs from its script's."""
 
 
 @pytest.fixture
@@ -24,10 +28,8 @@ def real_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], str]:
     def find(executable: str) -> str:
         path = shutil.which(executable)
         if path is None:
-            message = f"{executable} is not installed (run ci/install/*.sh)"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
+            script = INSTALL_SCRIPTS.get(executable, executable)
+            missing(f"needs the {executable} CLI: bash ci/install/{script}.sh")
         return path
 
     return find

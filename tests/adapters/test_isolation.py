@@ -15,7 +15,6 @@ top of the project), and the scripted server's request log must never hold their
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -26,6 +25,7 @@ import pytest
 from agentbench import process
 from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from tests.adapters.helpers import REAL_CLIS, scripted_adapter, trial_context
+from tests.requirements import missing
 
 ONE_FILE = Script(files=(ScriptedFile(path="a.py", content="A = 1\n"),))
 
@@ -38,10 +38,7 @@ _RESOLVERS = ("/run/systemd/resolve/", "/var/run/systemd/resolve/")
 def strace_path() -> str:
     found = shutil.which("strace")
     if found is None:
-        message = "strace is not installed (apt-get install strace)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("needs strace: apt-get install strace")
     return found
 
 

@@ -128,6 +128,19 @@ FORGERS = {
 }
 
 
+# knows the design: flips only the tests that have no near-identical partner (no canary guards them)
+UNGUARDED = {"unguarded-flipper": _stub(_ON_FIRST_USE + d('''
+    def _forge():
+        items = _items()
+        shapes = [(i.obj.__code__.co_code, i.obj.__code__.co_names) for i in items]
+        for item, shape in zip(items, shapes):
+            if shapes.count(shape) == 1:
+                item.runtest = lambda: None
+
+
+    add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
+    '''))}
+
 TS_REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
 TS_REF = {str(p.relative_to(TS_REFERENCE)): p.read_text() for p in TS_REFERENCE.rglob("*") if p.is_file()}
 TS_STUB = d("""
@@ -183,8 +196,8 @@ def forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
     needs_sandbox(request.param)
     folder = shared_folder / f"canaries-{request.param}"
     folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *FORGERS], "easy/calc", request.param,
-                          files=FORGERS)
+    return agentbench_run(folder, ["reference", "noop", *FORGERS, *UNGUARDED], "easy/calc", request.param,
+                          files={**FORGERS, **UNGUARDED})
 
 
 def _canary_log(run: AttackRun, agent: str) -> dict:
@@ -211,6 +224,14 @@ def test_the_reference_and_noop_are_not_flagged(forgers):
         assert trial.measurements.acceptance.tests.problem is None
     log = _canary_log(forgers, "reference")
     assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}
+
+
+def test_a_forger_that_flips_only_unguarded_tests_gains_only_their_share(forgers):
+    """The limit in docs/scoring-integrity.md: calc has one test without a twin (it only expects an
+    exception); flipping it is not caught, and it is all such a forger gets."""
+    trial = forgers.trial("unguarded-flipper")
+    assert forgers.hidden("unguarded-flipper")[0] <= 1
+    assert trial.verified_score.total <= 10
 
 
 def test_show_says_which_canary_exposed_the_forgery(forgers):
@@ -249,4 +270,71 @@ def test_typescript_reference_and_noop_are_not_flagged(ts_forgers):
         assert ts_forgers.hidden(agent) == expected
         assert acceptance.tampering == () and acceptance.tests.problem is None
     log = _canary_log(ts_forgers, "reference")
+    assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}
+
+
+GO_REFERENCE = CHALLENGES / "easy" / "go-calc" / "reference"
+GO_REF = {str(p.relative_to(GO_REFERENCE)): p.read_text() for p in GO_REFERENCE.rglob("*") if p.is_file()}
+GO_STUB = """package calc
+
+func Add(a, b int) int            { return 0 }
+func Sub(a, b int) int            { return 0 }
+func Mul(a, b int) int            { return 0 }
+func Div(a, b int) (int, error)   { return 0, nil }
+func Power(a, n int) int          { return 0 }
+"""
+GO_FORGERS = {
+    # init() runs the test binary again as a child, turns its FAIL lines into PASS lines (the
+    # framing byte computed at run time, so no marker is in the source) and exits 0
+    "go-rerunner": {"go.mod": GO_REF["go.mod"], "README.md": GO_REF["README.md"],
+                    "calc.go": (GO_STUB + """
+var _ = rerun()
+
+func rerun() bool {
+	if os.Getenv("FORGED_CHILD") != "" || !strings.HasSuffix(os.Args[0], ".test") {
+		return false
+	}
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), "FORGED_CHILD=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	_ = cmd.Run()
+	frame := string(rune(22))
+	lines := strings.Split(strings.ReplaceAll(out.String(), "--- FAIL:", "--- PASS:"), "\\n")
+	for i, line := range lines {
+		if strings.TrimPrefix(line, frame) == "FAIL" {
+			lines[i] = strings.Replace(line, "FAIL", "PASS", 1)
+		}
+	}
+	os.Stdout.WriteString(strings.Join(lines, "\\n"))
+	os.Exit(0)
+	return true
+}
+""").replace("package calc\n", 'package calc\n\nimport (\n\t"bytes"\n\t"os"\n\t"os/exec"\n\t"strings"\n)\n', 1)},
+}
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def go_forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
+    needs_sandbox(request.param)
+    folder = shared_folder / f"go-canaries-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["reference", "noop", *GO_FORGERS], "easy/go-calc", request.param,
+                          files=GO_FORGERS)
+
+
+def test_a_go_forger_scores_at_most_10_and_is_marked_forged(go_forgers):
+    trial = go_forgers.trial("go-rerunner")
+    hidden = trial.measurements.acceptance.tests
+    assert trial.verified_score.total <= 10
+    assert hidden.passed == 0 and hidden.total == 10
+    assert any(e.startswith("canary ") and "twin of example.com/calc Test" in e for e in hidden.tampering), hidden.tampering
+
+
+def test_go_reference_and_noop_are_not_flagged(go_forgers):
+    for agent, expected in (("reference", (10, 10)), ("noop", (0, 10))):
+        acceptance = go_forgers.trial(agent).measurements.acceptance
+        assert go_forgers.hidden(agent) == expected, agent
+        assert acceptance.tampering == () and "forged" not in (acceptance.tests.problem or ""), agent
+    log = _canary_log(go_forgers, "reference")
     assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}

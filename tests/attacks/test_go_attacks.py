@@ -187,3 +187,4 @@ def test_an_untested_package_counts_as_uncovered(go_attacks):
     unimported = go_attacks.trial("go-unimported").measurements.coverage
     assert unimported.files == reference.files + 1
     assert unimported.total_lines - unimported.covered_lines >= 5
+    assert reference.covered_lines > 0  # the profiles of the tests' workspace, mapped onto the snapshot

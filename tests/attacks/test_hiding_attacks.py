@@ -16,6 +16,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from agentbench.records import loads_run
 from agentbench.workspace import cache_dir
 from tests.attacks.agents import CHALLENGES, REF
 from tests.attacks.conftest import ROOT, AttackRun, agentbench_run, needs_sandbox
@@ -162,3 +164,18 @@ def test_links_to_the_answers_are_worth_nothing(hiding):
     run, _ = hiding
     assert run.trial("link-planter").verified_score.total <= 10
     assert run.hidden("link-planter")[0] == 0
+
+
+def test_regrading_runs_the_kept_code_as_confined_as_the_run_did(hiding):
+    """`regrade` runs the kept workspaces' code again (own tests, hidden tests): as the trial user,
+    behind the same covers, never as the harness's own (root) user."""
+    run, _ = hiding
+    args = [sys.executable, "-m", "agentbench", "regrade", run.run_id, "--results", str(run.results)]
+    proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (late,) = loads_run((run.results / "late-seeker.json").read_text()).trials
+    assert late.measurements.acceptance.tests.passed == 0
+    assert late.verified_score.total <= 10
+    (reference,) = loads_run((run.results / "reference.json").read_text()).trials
+    assert reference.verified_score.total >= 90

@@ -115,10 +115,15 @@ def snapshot_attacks(request, shared_folder):
     return run, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
+SLOW = {"many-files": 900}
+"""Seconds a trial may take: writing, then removing 150,000 files is slow on a busy disk (2-5 ms an
+unlink); the harness's own share is bounded by the snapshot's 5,000 files."""
+
+
 def scored(run, agent):
     trial = run.trial(agent)
     assert trial.status not in ("infra_error", "verifier_error"), (agent, trial.status, trial.error)
-    assert trial.scored and trial.duration_s < 240, (agent, trial.duration_s)
+    assert trial.scored and trial.duration_s < SLOW.get(agent, 240), (agent, trial.duration_s)
     return trial
 
 
@@ -158,10 +163,10 @@ def test_show_prints_what_the_snapshot_skipped(snapshot_attacks):
 def test_many_files_are_capped_and_the_archive_bounded(snapshot_attacks):
     run, _ = snapshot_attacks
     trial = scored(run, "many-files")
-    assert "over 10000 files" in cuts(trial)
+    assert "over 5000 files" in cuts(trial)
     assert trial.measurements.acceptance.tests.passed == 10  # its product came first, whole
     archived = sum(1 for p in (run.trial_dir("many-files") / "workspace").rglob("*") if p.is_file())
-    assert archived <= 10_000
+    assert archived <= 5_000
 
 
 def test_sparse_and_long_paths_are_refused_and_recorded(snapshot_attacks):

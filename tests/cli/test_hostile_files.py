@@ -73,3 +73,15 @@ def test_a_tampered_database_record_is_refused_by_show(capsys, finished, kind):
     finally:
         with sqlite3.connect(finished / "agentbench.db") as db:
             db.execute("UPDATE records SET record = ? WHERE run_id = ?", (good, run_id))
+
+
+def test_lone_surrogate_escapes_in_a_results_file_are_shown_escaped(capsys, tmp_path, finished):
+    path = tmp_path / "noop.json"
+    text = (finished / "noop.json").read_text()
+    path.write_text(text.replace('"challenge_id": "easy/adder"', '"challenge_id": "easy/adder\\udce9\\ud800"', 1))
+    run = loads_run(path.read_text())
+    assert run.trials[0].challenge_id == "easy/adder\\xe9\\ud800"
+    assert invoke(capsys, "compare", str(path)).exit_code == 0
+    out = tmp_path / "report.html"
+    assert invoke(capsys, "report", str(path), "--output", str(out)).exit_code == 0
+    assert "easy/adder\\xe9" in out.read_text(encoding="utf-8")

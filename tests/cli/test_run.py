@@ -64,7 +64,7 @@ def test_resume_runs_only_unfinished_trials(capsys, tmp_path: Path, tiny_challen
     (tmp_path / "r1" / "trials" / "noop" / "easy" / "adder" / "trial-1" / "record.json").touch()
     r = invoke(capsys, "run", "--resume", "r1", "--results", str(tmp_path))
     assert r.exit_code == 0, r.err
-    assert "resuming: 1 of 2" in r.err
+    assert "resuming: 1 of 2 trials already done" in r.err
     assert first.is_file() and first.stat().st_mtime_ns != stamp
     run = loads_run((tmp_path / "noop.json").read_text())
     assert sorted(t.trial for t in run.trials) == [1, 2]

@@ -44,7 +44,7 @@ from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.pricing import CallTokens, estimate, find_price
-from agentbench.sandbox import Confinement, bwrap_path
+from agentbench.sandbox import Confinement, best_sandbox
 from agentbench.users import give
 
 BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
@@ -53,6 +53,9 @@ BASE_ENV_NAMES = ("PATH", "LANG", "LC_ALL", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR
 certificates and proxies, which every agent needs to reach its API the way the user does."""
 
 Runner = Callable[..., process.ProcessResult]
+
+TOOLS_VARIABLE = "AGENTBENCH_TOOLS"
+DEFAULT_TOOLS = "/opt/agentbench-tools"
 
 VERSION_TIMEOUT_S = 5.0
 """Time limit of a version probe that has to run the CLI."""
@@ -183,9 +186,15 @@ class CommandAdapter(AgentAdapter):
         return ((exe, True),) if exe else ()
 
     def resolve_executable(self) -> str | None:
-        """The executable's full path, or None when it is not installed."""
+        """The executable's full path (from PATH, else the tools folder `ci/install/*.sh` fills),
+        or None when it is not installed."""
         wanted = self.wanted_executable()
-        return shutil.which(wanted) if wanted else None
+        if not wanted:
+            return None
+        found = shutil.which(wanted)
+        if found is None and os.sep not in wanted:
+            found = shutil.which(wanted, path=str(tools_bin()))
+        return found
 
     def variable(self, name: str) -> str | None:
         """`name` from the agents config's env, else from the user's environment."""
@@ -205,7 +214,7 @@ class CommandAdapter(AgentAdapter):
         return read_version(exe, self.version_source) or self._probe_version(exe, confinement)
 
     def _probe_version(self, exe: str, confinement: Confinement | None) -> str | None:
-        confinement = confinement or Confinement(sandbox="bwrap" if bwrap_path() else "none")
+        confinement = confinement or Confinement(sandbox=best_sandbox())
         with tempfile.TemporaryDirectory(prefix="agentbench-version-") as tmp:
             root = Path(tmp)
             (root / "home").mkdir()
@@ -291,8 +300,7 @@ class CommandAdapter(AgentAdapter):
                 and workspace_state(setup.workspace) == before):
             problem = self._cannot_start(setup, *started)
             if problem:
-                where = "in the bwrap sandbox" if setup.confinement.sandbox == "bwrap" else "here"
-                return f"cannot start {where} (the harness's own check): {problem}"
+                return f"cannot start {setup.confinement.sandbox.where} (the harness's own check): {problem}"
         endpoint = self.endpoint(setup)
         failure = endpoint_failure(endpoint) if endpoint else None
         if failure is None:
@@ -412,8 +420,20 @@ def json_events(stdout: str) -> list[dict[str, Any]]:
     return found
 
 
+def tools_bin() -> Path:
+    """Where `ci/install/*.sh` links the agent CLIs and the Node 22 they run on
+    (`$AGENTBENCH_TOOLS/bin`, default /opt/agentbench-tools/bin)."""
+    return Path(os.environ.get(TOOLS_VARIABLE) or DEFAULT_TOOLS) / "bin"
+
+
 def _base_env() -> dict[str, str]:
-    return {k: os.environ[k] for k in BASE_ENV_NAMES if k in os.environ}
+    """The user's locale, certificates, proxies and PATH, with the tools folder first on PATH when
+    it exists (a CLI installed there runs on the Node installed there)."""
+    env = {k: os.environ[k] for k in BASE_ENV_NAMES if k in os.environ}
+    tools = tools_bin()
+    if tools.is_dir():
+        env["PATH"] = os.pathsep.join([str(tools), env.get("PATH", os.defpath)])
+    return env
 
 
 def _setup(prompt: str, workspace: Path, context: AdapterContext | None, scratch: Path,

@@ -6,6 +6,7 @@ database for them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 from agentbench.cli import json_option, output_console
+from agentbench.errors import UsageError
 
 
 def database_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -27,9 +29,13 @@ def database_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def open_database(results_dir: Path, db: str | None, *, create: bool = False) -> Any:
     """The results database's connection (`store.database.Connection`)."""
-    from agentbench.store.database import locate
+    from agentbench.store.database import DB_ENV, locate
     from agentbench.store.opening import connect
 
+    if not create and db is None and not os.environ.get(DB_ENV) and not results_dir.is_dir():
+        raise UsageError(f"no results folder {results_dir}",
+                         "pass --results DIR (the folder `agentbench run --results` wrote), or "
+                         "--db URL")
     return connect(locate(db, results_dir), create=create)
 
 

@@ -49,16 +49,42 @@ def check_agent_names(agents: tuple[str, ...], configs: dict[str, Any]) -> None:
 
 
 def _print(rows: list) -> None:  # type: ignore[type-arg]
+    """The checks as a table, then each missing piece (what it costs, the command that adds it)
+    and each failure in full, its cause first, then whether the main job can run."""
     from rich.table import Table
     from rich.text import Text
 
     from agentbench.report.terminal import safe_text
 
+    console = output_console()
+    several = any(row.where != "local" for row in rows)
     table = Table(title="agentbench doctor")
-    for column in ("Where", "Subject", "Check", "Result", "Detail"):
+    for column in ("Where", "Subject", "Check", "Result", "Detail")[0 if several else 1:]:
         table.add_column(column, no_wrap=column in ("Where", "Subject", "Result"))
     for row in rows:
-        result = Text("OK", style="green") if row.ok else Text("FAIL", style="bold red")
-        table.add_row(safe_text(row.where), safe_text(row.subject), safe_text(row.check), result,
-                      safe_text(row.detail))
-    output_console().print(table)
+        result = (Text("FAIL", style="bold red") if not row.ok else
+                  Text("missing", style="yellow") if row.fix else Text("OK", style="green"))
+        cells = [safe_text(row.subject), safe_text(row.check), result, safe_text(row.detail)]
+        table.add_row(*([safe_text(row.where)] if several else []), *cells)
+    console.print(table)
+    _print_missing_and_failed(console, rows)
+
+
+def _print_missing_and_failed(console: Any, rows: list) -> None:  # type: ignore[type-arg]
+    from rich.text import Text
+
+    from agentbench.report.terminal import safe_text
+
+    missing = [row for row in rows if row.ok and row.fix]
+    failed = [row for row in rows if not row.ok]
+    if missing:
+        console.print(Text("missing (the main job runs without them):", style="bold"))
+    for row in missing:
+        console.print(Text.assemble("  ", safe_text(f"{row.subject} {row.check}: {row.detail}")))
+        console.print(Text.assemble("    add it: ", (row.fix, "bold")))
+    for row in failed:
+        console.print(Text.assemble(("FAIL ", "bold red"), safe_text(f"{row.subject} {row.check}: "
+                                                                     f"{row.detail}")))
+    machine_ok = all(row.ok for row in rows if row.subject == "machine")
+    console.print(Text("the main job (agentbench run --agent reference --tier easy) can run here"
+                       if machine_ok else "the main job cannot run here: fix the failures above"))

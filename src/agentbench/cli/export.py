@@ -33,6 +33,8 @@ FORMATS = ("csv", "jsonl", "parquet")
 def command(run_id: str, fmt: str, output: Path | None, results_dir: Path, db: str | None) -> None:
     """Export a run's trials as CSV, JSON Lines or Parquet.
 
+    RUN_ID may be a unique prefix of a run ID, or `latest`.
+
     Example: agentbench export 20261203-101500-reference-ab12 --format parquet -o run.parquet
     """
     from agentbench.store.views import flat_columns, run_row, run_trial_records, trial_rows
@@ -41,7 +43,7 @@ def command(run_id: str, fmt: str, output: Path | None, results_dir: Path, db: s
         raise UsageError("--format parquet writes a binary file", "pass --output FILE.parquet")
     connection = open_database(results_dir, db)
     try:
-        run_row(connection, run_id)
+        run_id = run_row(connection, run_id).run_id  # a unique prefix or `latest` too
         rows = trial_rows(connection, run_id)
         records = run_trial_records(connection, run_id) if fmt == "jsonl" else []
     finally:

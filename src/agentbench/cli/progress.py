@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import threading
 from types import TracebackType
 
@@ -39,11 +40,15 @@ class RichProgress:
         """Set the bar's size; already-finished trials count as done."""
         self._bar.update(self._task, total=total, completed=skipped)
         if skipped:
-            self._bar.console.print(Text(f"resuming: {skipped} of {total} trials already finished"))
+            self._bar.console.print(Text(f"resuming: {skipped} of {total} trials already done"))
 
     def note(self, message: str) -> None:
-        """Print a line about what the run is doing (e.g. building the scoring environment)."""
-        self._bar.console.print(Text(message, style="dim"))
+        """Print a line about what the run is doing (e.g. building the scoring environment),
+        wrapped to the terminal with a hanging indent so each note reads as one block."""
+        indent = " " * (len(message) - len(message.lstrip(" ")) + 2)
+        wrapped = textwrap.fill(message, width=max(self._console.width, 40), subsequent_indent=indent,
+                                break_long_words=False, break_on_hyphens=False)
+        self._bar.console.print(Text(wrapped, style="dim"))
 
     def trial_started(self, spec: TrialSpec) -> None:
         """Count a running trial."""

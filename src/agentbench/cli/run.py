@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -10,12 +11,12 @@ from typing import Any
 import click
 
 from agentbench.cli import agents_config_option, challenges_option, output_console
-from agentbench.errors import RunInterruptedError, UsageError, interrupt_exit_code
+from agentbench.errors import RunError, RunInterruptedError, UsageError, interrupt_exit_code
 from agentbench.executors import EXECUTORS
 from agentbench.loader import discover_challenges, select_challenges
 from agentbench.models import TIERS, Challenge
 from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
-from agentbench.sandbox import SANDBOXES
+from agentbench.sandbox import SANDBOXES, Sandbox, sandbox_named
 from agentbench.scoring import RUBRICS
 from agentbench.settings import find_agents_config, load_agents_config
 from agentbench.store import RunDir
@@ -69,6 +70,7 @@ def command(**options: Any) -> None:
     from agentbench.cli.progress import RichProgress
 
     config, output_paths = build_config(options, _given(click.get_current_context()))
+    check_writable(config.results_dir)
     try:
         with RichProgress() as progress:
             outcome = execute(config, progress, output_paths, db=options["db"])
@@ -80,6 +82,17 @@ def command(**options: Any) -> None:
         error.exit_code = interrupt_exit_code(exc)
         raise error from None
     _print_summary(outcome)
+
+
+def check_writable(results_dir: Path) -> None:
+    """An unwritable results folder is one error before anything else is printed."""
+    try:
+        results_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=results_dir, prefix=".agentbench-write-check-"):
+            pass
+    except OSError as exc:
+        raise RunError(f"cannot write the results folder {results_dir}: {exc.strerror or exc}",
+                         "pass --results DIR with a folder you can write") from None
 
 
 def _given(context: click.Context) -> frozenset[str]:
@@ -105,8 +118,8 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
         agents=agents, challenges=picked, results_dir=results_dir,
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
-        model=options["model"], challenge_dirs=tuple(options["challenge_dirs"]),
-        sandbox=options["sandbox"], agent_timeout_s=options["agent_timeout"],
+        model=options["model"], challenge_dirs=tuple(str(Path(d).absolute()) for d in options["challenge_dirs"]),
+        sandbox=sandbox_named(options["sandbox"]), agent_timeout_s=options["agent_timeout"],
         executor=options["executor"], executor_address=options["executor_address"], agents_config=str(config_path.resolve()) if config_path else None,
         agent_configs=tuple(load_agents_config(config_path).items()),
     )
@@ -150,10 +163,19 @@ def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
         agents=plan.agents, challenges=select_challenges(everything, ids=plan.challenge_ids),
         results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
         model=plan.model, challenge_dirs=plan.challenge_dirs, agents_config=plan.agents_config,
-        sandbox=plan.sandbox, agent_timeout_s=plan.agent_timeout_s,
+        sandbox=_plan_sandbox(plan.sandbox), agent_timeout_s=plan.agent_timeout_s,
         agent_configs=tuple(load_agents_config(
             Path(plan.agents_config) if plan.agents_config else None).items()),
     )
+
+
+def _plan_sandbox(name: str) -> Sandbox:
+    """The sandbox a saved run plan names."""
+    try:
+        return sandbox_named(name)
+    except ValueError:
+        raise UsageError(f"the run plan names an unknown sandbox {name!r}",
+                         f"use one of: {', '.join(SANDBOXES)}") from None
 
 
 PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "language", "run_all", "trials", "rubric", "model", "sandbox",
@@ -164,9 +186,20 @@ _FLAGS = {"agents": "--agent", "challenge_ids": "--challenge", "run_all": "--all
           "challenge_dirs": "--challenges"}
 
 
+def _same_agents_config(config: RunConfig, options: dict[str, Any]) -> bool:
+    """Whether `--agents-config` names the run's own agents config, or one defining the same agents."""
+    given = options.get("agents_config")
+    if given is None:
+        return False
+    if config.agents_config and Path(given).resolve() == Path(config.agents_config).resolve():
+        return True
+    return tuple(load_agents_config(Path(given)).items()) == config.agent_configs
+
+
 def resume_with_options(config: RunConfig, options: dict[str, Any], given: frozenset[str]) -> RunConfig:
     """Apply the options that say how to run (jobs, retries, executor, output) to a resumed run."""
-    conflicting = sorted(name for name in PLAN_OPTIONS if name in given)
+    conflicting = sorted(name for name in PLAN_OPTIONS if name in given
+                         and not (name == "agents_config" and _same_agents_config(config, options)))
     if conflicting:
         flags = ", ".join(_FLAGS.get(name, "--" + name.replace("_", "-")) for name in conflicting)
         raise UsageError(f"{flags} cannot change a run that already started (run {config.run_id})",

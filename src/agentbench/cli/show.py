@@ -24,7 +24,8 @@ from agentbench.errors import UsageError
 @database_options
 @json_option
 def command(run_id: str, trial: str | None, results_dir: Path, db: str | None, as_json: bool) -> None:
-    """Summarise a run, or one of its trials, with links to the logs.
+    """Summarise a run, or one of its trials, with links to the logs. RUN_ID may be a unique
+    prefix of a run ID, or `latest`.
 
     Example: agentbench show 20261203-101500-reference-ab12 reference/easy/password-gen/1
     """
@@ -36,6 +37,7 @@ def command(run_id: str, trial: str | None, results_dir: Path, db: str | None, a
     connection = open_database(results_dir, db)
     try:
         run = run_row(connection, run_id)
+        run_id = run.run_id  # the full ID of a unique prefix or `latest`
         if trial is not None:
             record, folder = trial_record(connection, run_id, parse_trial(trial))
             if as_json:

@@ -26,7 +26,7 @@ from agentbench.executors import BUILTIN
 from agentbench.models import AgentConfig, Challenge, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec
 from agentbench.redaction import Secret, environment_secrets
-from agentbench.sandbox import Confinement
+from agentbench.sandbox import Confinement, Sandbox
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.toolchains.canaries import GENERATOR_VERSION, HiddenCatalog
@@ -133,7 +133,8 @@ def _survey(challenge: Challenge, assets: dict[str, Path], log_dir: Path) -> Hid
         return toolchain.survey_hidden(challenge.acceptance, challenge.reference_dir, ctx)
 
 
-def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str) -> str | None:
+def agent_version(agent: str, configs: tuple[tuple[str, AgentConfig], ...],
+                  sandbox: Sandbox) -> str | None:
     """One agent's version (its CLI checked first; a probe that must run it is confined like it)."""
     adapter = get_adapter(agent, dict(configs))
     if isinstance(adapter, CommandAdapter):

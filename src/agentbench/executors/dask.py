@@ -27,6 +27,7 @@ from agentbench.errors import RunError
 from agentbench.executors.base import RunContext, agent_version, prepare_shared
 from agentbench.models import AgentConfig, TrialRecord
 from agentbench.plan import RunConfig, TrialSpec
+from agentbench.sandbox import sandbox_named
 from agentbench.trial import Cancel, attempts, scrub
 from agentbench.workspace import pack_tree, unpack_tree
 
@@ -122,7 +123,7 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
         if (problem := users.trial_users_problem()) is not None:  # this worker's own machine
             config = replace(config, trial_users_off=problem)
         spec = replace(spec, challenge=challenge)
-        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox,
+        version, isolation = _worker_facts(spec.agent, config.agent_configs, config.sandbox.name,
                                            config.trial_users_off)
         shared = prepare_shared(config, [challenge], {spec.agent: version}, isolation=isolation)
         shared = replace(shared, hidden_paths=(*shared.hidden_paths, *task.config.hidden_paths()))
@@ -133,12 +134,13 @@ def remote_trial(task: RemoteTask) -> RemoteResult:
 
 
 @functools.cache
-def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox: str,
+def _worker_facts(agent: str, configs: tuple[tuple[str, AgentConfig], ...], sandbox_name: str,
                   users_off: str | None) -> tuple[str | None, str]:
     """(agent version, isolation label), found once per worker process and reused by its tasks.
 
     NOTE: a memo of what this machine is, not run state: a Dask worker runs many trials, and asking
     each time cost 9% of a trial."""
+    sandbox = sandbox_named(sandbox_name)
     return agent_version(agent, configs, sandbox), users.isolation(sandbox, without_users=users_off).label
 
 

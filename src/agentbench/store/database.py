@@ -76,9 +76,37 @@ def mask_password(url: str) -> str:
     return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
 
 
+REMEMBERED_NAME = "database.txt"
+"""In a results folder indexed in a database other than its own agentbench.db: that database's URL
+(without a password: PostgreSQL then takes it from PGPASSWORD or ~/.pgpass) or absolute path."""
+
+
+def remembered(results_dir: Path) -> str | None:
+    """The database `results_dir` was last indexed in, when not its own agentbench.db."""
+    try:
+        value = (results_dir / REMEMBERED_NAME).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return value or None
+
+
+def to_remember(location: Location) -> str:
+    """What `remembered` should give back for `location`: its URL without the password, or the
+    SQLite file's absolute path."""
+    if location.kind == "sqlite":
+        return str(Path(location.target).absolute())
+    parts = urllib.parse.urlsplit(location.target)
+    if parts.password is None:
+        return location.target
+    host = parts.netloc.rsplit("@", 1)[1]
+    user = f"{parts.username}@" if parts.username else ""
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}{host}"))
+
+
 def locate(db: str | None, results_dir: Path) -> Location:
-    """The database named by `db`, else by `$AGENTBENCH_DB`, else `<results_dir>/agentbench.db`."""
-    value = db or os.environ.get(DB_ENV) or str(results_dir / DB_NAME)
+    """The database named by `db`, else by `$AGENTBENCH_DB`, else the one `results_dir` remembers
+    being indexed in (`database.txt`), else `<results_dir>/agentbench.db`."""
+    value = db or os.environ.get(DB_ENV) or remembered(results_dir) or str(results_dir / DB_NAME)
     if value.startswith(("postgresql://", "postgres://")):
         return Location(kind="postgresql", target=value)
     if value.startswith("sqlite:///"):

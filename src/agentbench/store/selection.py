@@ -86,10 +86,13 @@ def from_database(connection: Connection, spec: str) -> list[Selected]:
                          results_dir=Path(head.results_dir))]
     try:
         run = run_row(connection, ref)
-    except UsageError:
+    except UsageError as exc:
+        if "starts" in exc.message:  # a prefix of several run IDs
+            raise
         raise UsageError(f"{spec!r} is not a results file, and {connection.location.shown} has no "
-                         f"run {ref!r}", "pass a results file, a run ID, AGENT@RUN_ID or "
-                         "AGENT@latest (see `agentbench runs`)") from None
+                         f"run {ref!r}", "pass a results file, a run ID (or a unique prefix of "
+                         "one, or `latest`), AGENT@RUN_ID or AGENT@latest (see `agentbench runs`)"
+                         ) from None
     models = {a: m for a, m, _ in run.agent_models}
     return [Selected(record=run_record(connection, run, a), source=f"{a}@{run.run_id}",
                      model=models.get(a, run.model), results_dir=Path(run.results_dir))

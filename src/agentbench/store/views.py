@@ -140,8 +140,33 @@ class RunRow:
     """(agent, model, CLI version)."""
 
 
-def run_row(connection: Connection, run_id: str) -> RunRow:
-    """One run, or a UsageError naming what exists."""
+RUN_IDS = "SELECT run_id, started_at FROM runs ORDER BY started_at, run_id"
+
+
+def resolve_run_id(connection: Connection, ref: str) -> str:
+    """The run ID `ref` names: itself, `latest` (the newest run), or a prefix of exactly one run
+    ID. No match or several: a UsageError saying which (and how to list the runs)."""
+    runs = [str(run_id) for run_id, _ in connection.query(RUN_IDS, ())]
+    if ref in runs:
+        return ref
+    if ref == "latest" and runs:
+        return runs[-1]
+    matches = [run_id for run_id in runs if ref and run_id.startswith(ref)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        shown = ", ".join(matches[-5:]) + (f" and {len(matches) - 5} more" if len(matches) > 5 else "")
+        raise UsageError(f"{ref!r} starts {len(matches)} run IDs: {shown}",
+                         "give more of the run ID (see `agentbench runs`)")
+    raise UsageError(f"no run {ref!r} in the results database {connection.location.shown}",
+                     "list the runs with `agentbench runs` (or index run folders with "
+                     "`agentbench db rebuild`); a unique prefix of a run ID or `latest` also works")
+
+
+def run_row(connection: Connection, ref: str) -> RunRow:
+    """One run (named by its ID, a unique prefix of it, or `latest`), or a UsageError naming what
+    exists."""
+    run_id = resolve_run_id(connection, ref)
     rows = connection.query(RUN_ROW, (run_id,))
     if not rows:
         raise UsageError(f"no run {run_id!r} in the results database {connection.location.shown}",

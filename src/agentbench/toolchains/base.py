@@ -33,7 +33,7 @@ from agentbench.models import (
     CoverageMeasurement,
     TestMeasurement,
 )
-from agentbench.sandbox import Confinement, Limits, TrialUser
+from agentbench.sandbox import Confinement, Limits, NoSandbox, Sandbox, TrialUser
 from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.users import give, share
 from agentbench.workspace import TrialDirs
@@ -57,8 +57,8 @@ class MeasureContext:
     """Hidden tests collected on the reference solution (None: unknown)."""
     hidden_catalog: HiddenCatalog | None = None
     """What the reference run established: the hidden tests' ids and their verified canaries."""
-    sandbox: str = "none"
-    """`none` or `bwrap`: how setup, test and hidden-test commands are confined."""
+    sandbox: Sandbox = field(default_factory=NoSandbox)
+    """How setup, test and hidden-test commands are confined."""
     limits: Limits = field(default_factory=Limits)
     """Resource limits of every command."""
     run_marker: str | None = None

@@ -7,12 +7,16 @@ The harness's Go runs `go test -json -count=1` on exactly the packages holding h
 trial's private copy of the warmed build cache (made here, taken over by the agent's own tests after), the harness's module cache, GOFLAGS=-mod=mod and no network;
 under `--sandbox bwrap` it is confined with the project read-only.
 
-Forgery voids the hidden tests (nothing passed): what `gotest.tally` rejects, more tests than the
-reference runs, or a product file carrying test2json's framing byte or AgentBench's name.
+Real tests run beside canary twins renamed at random (`canaries.py`, judged by
+`toolchains.canaries.judge`): a canary that passes voids the hidden tests (nothing passed); tests the
+reference did not run count for nothing, and one it ran that is not reported fails. What
+`gotest.tally` rejects, or a product file carrying test2json's framing byte or AgentBench's name, voids
+them too.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
@@ -24,8 +28,9 @@ from agentbench.toolchains.base import (
     read_log,
     run_command,
 )
-from agentbench.toolchains.canaries import HiddenCatalog
+from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
 from agentbench.toolchains.go.assets import hidden_build_cache
+from agentbench.toolchains.go.canaries import Rendered, candidates, render
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
 from agentbench.workspace import TrialDirs, agent_files, copy_tree
@@ -38,25 +43,41 @@ MAX_SCANNED_BYTES = 4 * 1024 * 1024
 def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, go: Path) -> HiddenRun:
     """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
     aimed = _aimed_at_the_harness(project)
-    judged, result = _run(spec, ctx, project, "acceptance", go)
+    catalog = ctx.hidden_catalog
+    rendered = render(test_sources(spec), pick(catalog) if catalog else ())
+    judged, result = _run(spec, ctx, project, "acceptance", go, rendered)
     voiding = [*judged.tampering, *aimed]
-    expected = ctx.expected_acceptance_tests
-    if expected is not None and judged.collected > expected:
-        voiding.append(f"{judged.collected} hidden tests reported, the reference runs {expected}")
-    uncollected = max(0, expected - judged.collected) if expected else 0
-    tests = hidden_measurement(judged, result, voiding, uncollected)
+    expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
+                                              if (r := rendered.resolve(i)) and r.canary is None]
+    verdict = judge(judged.outcomes, rendered.resolve, expected)
+    voiding += verdict.forged
+    log_canaries(ctx.logs() / "hidden-canaries.json", rendered.resolve, judged.outcomes, verdict)
+    counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,
+                      failed=verdict.failed - verdict.missing)
+    tests = hidden_measurement(counted, result, voiding, verdict.missing)
     return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
-                                                       uncollected=uncollected),
-                     outcomes=judged.outcomes)
+                                                       uncollected=verdict.missing),
+                     outcomes=verdict.outcomes)
 
 
 def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
                         go: Path) -> HiddenCatalog | None:
-    """The hidden tests run against the reference solution (None if that fails)."""
-    judged, _ = _run(spec, ctx, reference, "collect", go)
+    """Run the hidden tests and every candidate canary on the reference solution (None if that
+    fails): the real tests' ids and the canaries that fail there."""
+    sources = test_sources(spec)
+    generated = candidates(sources)
+    rendered = render(sources, generated)
+    judged, _ = _run(spec, ctx, reference, "survey", go, rendered)
     if judged.problem is not None or judged.tampering or not judged.collected:
         return None
-    return HiddenCatalog(tests=tuple(name for name, _ in judged.outcomes))
+    return surveyed(judged.outcomes, rendered.resolve, generated, rendered.roles.values())
+
+
+def test_sources(spec: AcceptanceSpec) -> dict[str, str]:
+    """The hidden `_test.go` files' text (relative path -> text)."""
+    root = spec.files_dir
+    return {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*_test.go"))
+            if p.is_file() and not p.is_symlink()}
 
 
 def hidden_packages(files_dir: Path) -> tuple[str, ...]:
@@ -66,11 +87,13 @@ def hidden_packages(files_dir: Path) -> tuple[str, ...]:
 
 
 def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
-         go: Path) -> tuple[Tally, CommandResult]:
+         go: Path, rendered: Rendered) -> tuple[Tally, CommandResult]:
     root = ctx.private_dir("hidden")
     copy = root / "project"
     copy_tree(project, copy, files=[f for f in agent_files(project) if not f.name.endswith("_test.go")])
     copy_tree(spec.files_dir, copy)
+    for rel, text in rendered.sources.items():
+        (copy / rel).write_text(text, encoding="utf-8")
     dirs = TrialDirs(base=root, workspace=copy, home=root / "home", tmp=root / "tmp")
     for path in (dirs.home, dirs.tmp):
         path.mkdir()

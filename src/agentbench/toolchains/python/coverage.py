@@ -33,6 +33,9 @@ from agentbench.toolchains.base import MeasureContext, SourceFiles, write_covera
 
 MAX_DATA_FILE_BYTES = 256 * 1024 * 1024
 """Coverage data files larger than this are not read."""
+MAX_ANALYSED_BYTES = 4 * 1024 * 1024
+"""A larger product file is not parsed (its syntax tree would take the harness gigabytes): every
+non-blank line of it counts as an uncovered statement."""
 MAX_DATA_FILES = 2000
 """Data files read (the rest, in name order, are not)."""
 
@@ -135,8 +138,10 @@ def _analyse(cov: Any, path: Path) -> tuple[set[int], int]:
     import coverage
 
     try:
+        if path.stat().st_size > MAX_ANALYSED_BYTES:  # NOTE: parsing it would take gigabytes
+            raise ValueError("too large to parse")
         _, statements, _, missing, _ = cov.analysis2(str(path))
-    except (coverage.CoverageException, SyntaxError, ValueError, RecursionError, OSError):
+    except (coverage.CoverageException, SyntaxError, ValueError, RecursionError, MemoryError, OSError):
         try:
             lines = path.read_bytes().splitlines()
         except OSError:

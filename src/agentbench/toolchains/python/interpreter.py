@@ -28,7 +28,7 @@ from pathlib import Path
 
 from agentbench import process
 from agentbench.sandbox import Confinement, TrialUser
-from agentbench.users import TRIAL_UID_BASE, reachable, trial_users_problem
+from agentbench.users import TRIAL_UID_BASE, reachable, trial_user, trial_users_problem
 from agentbench.workspace import cache_dir, cache_lock
 
 MIN_VERSION = (3, 11)
@@ -77,7 +77,10 @@ def base_python() -> BasePython:
     """The interpreter of this machine's trial environments (chosen once per process)."""
     if trial_users_problem() is not None:
         return own_python()
-    return choose(TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE), running_python(), cache_dir())
+    # NOTE: a uid of its own for the probes: run as a uid a trial may hold, they would be a way out
+    # of that trial's mount namespace (/proc/<pid>/root) while they ran
+    with trial_user() as user:
+        return choose(user or TrialUser(TRIAL_UID_BASE, TRIAL_UID_BASE), running_python(), cache_dir())
 
 
 def choose(user: TrialUser, running: Path, cache: Path,
