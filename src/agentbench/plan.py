@@ -44,6 +44,8 @@ class RunConfig:
     trials: int = 1
     jobs: int = 1
     retries: int = 0
+    attempts: int = 1
+    """1, or 2: a second attempt with the visible tests' output when the first fails them."""
     rubric: str = "seed"
     model: str | None = None
     challenge_dirs: tuple[str, ...] = ()
@@ -68,6 +70,8 @@ class RunConfig:
         for name, value in (("trials", self.trials), ("jobs", self.jobs)):
             if value < 1:
                 raise UsageError(f"--{name} must be at least 1, got {value}")
+        if self.attempts not in (1, 2):
+            raise UsageError(f"--attempts must be 1 or 2, got {self.attempts}")
         self._choose_sandbox()
         if self.executor not in EXECUTORS:
             raise UsageError(f"unknown executor '{self.executor}'", f"use one of: {', '.join(EXECUTORS)}")
