@@ -83,3 +83,15 @@ def test_defensive_reads_refuse_fifos_links_and_large_files(tmp_path):
     assert read_regular(tmp_path / "ok", 2) is None and read_regular(tmp_path / "ok", 3) == b"abc"
     assert copy_regular(tmp_path / "ok", tmp_path / "copy", 10) and (tmp_path / "copy").read_bytes() == b"abc"
     assert not copy_regular(fifo, tmp_path / "copy2", 10) and not (tmp_path / "copy2").exists()
+
+
+def test_a_huge_folder_is_listed_only_up_to_the_entry_limit_and_names_are_capped(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / "big").mkdir(parents=True)
+    for i in range(300):
+        os.mkfifo(ws / "big" / f"p{i:03d}")
+    snap = take_snapshot(ws, tmp_path / "snap", SnapshotLimits(entries=100, recorded=10))
+    notes = snap.notes()
+    assert len(notes) <= 13 and snap.files == 0
+    assert any("a folder of over 100 entries" in n or "more entries skipped" in n for n in notes)
+    assert notes[-1].startswith("snapshot: limit .:")
