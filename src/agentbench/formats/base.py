@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentbench.errors import UsageError
+from agentbench.errors import ChallengeError, UsageError
 from agentbench.loader import dump_challenge, load_challenge
 from agentbench.models import TIERS
 
@@ -103,7 +103,12 @@ def write_draft(draft: ChallengeDraft, output: Path, *, overwrite: bool = False)
     fields["acceptance"] = {"files": f"{draft.name}/acceptance", "time_limit_seconds": 300}
     yaml_path.parent.mkdir(parents=True, exist_ok=True)
     yaml_path.write_text(dump_challenge(fields), encoding="utf-8")
-    return load_challenge(yaml_path).id
+    try:
+        return load_challenge(yaml_path).id
+    except ChallengeError:
+        yaml_path.unlink()  # NOTE: a refused draft must not break `--challenges` for the others
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def write_files(root: Path, files: Files) -> None:

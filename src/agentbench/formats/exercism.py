@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentbench.errors import ChallengeError
 from agentbench.formats.base import (
     ChallengeDraft,
     ImportReport,
@@ -64,7 +65,10 @@ def import_exercism(source: Path, output: Path, *, overwrite: bool = False) -> I
         except Unconvertible as exc:
             skipped.append(Skipped(source=str(folder), reason=str(exc)))
             continue
-        written.append(write_draft(draft, output, overwrite=overwrite))
+        try:
+            written.append(write_draft(draft, output, overwrite=overwrite))
+        except ChallengeError as exc:
+            skipped.append(Skipped(source=str(folder), reason=exc.message))
     return ImportReport(written=tuple(written), skipped=tuple(skipped), output=output)
 
 

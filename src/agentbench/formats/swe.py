@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentbench.errors import ChallengeError
 from agentbench.formats.base import ChallengeDraft, ImportReport, Skipped, safe_name, write_draft
 from agentbench.formats.gittree import commit_files, patched_paths, python_support
 from agentbench.starting import StartingTreeError, resolve_commit
@@ -43,7 +44,10 @@ def import_swe(instances: Path, repo: Path, output: Path, *, overwrite: bool = F
         except (BadInstance, StartingTreeError, ValueError) as exc:
             skipped.append(Skipped(source=where, reason=str(exc)))
             continue
-        written.append(write_draft(draft, output, overwrite=overwrite))
+        try:
+            written.append(write_draft(draft, output, overwrite=overwrite))
+        except ChallengeError as exc:
+            skipped.append(Skipped(source=str(where), reason=exc.message))
     return ImportReport(written=tuple(written), skipped=tuple(skipped), output=output)
 
 
