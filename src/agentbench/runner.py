@@ -171,7 +171,8 @@ def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],
     configs = dict(config.agent_configs)
     models = tuple((a, config.model or (configs[a].model if a in configs else None), versions.get(a))
                    for a in config.agents)
-    extra = (("jobs", config.jobs), ("retries", config.retries), ("executor", config.executor))
+    extra = (("jobs", config.jobs), ("retries", config.retries), ("executor", config.executor),
+             *((("attempts", config.attempts),) if config.attempts > 1 else ()))
     return replace(info_from_plan(plan, config.results_dir, status="running", extra=extra),
                    agent_models=models, isolation=isolation, agentbench_version=__version__)
 
