@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.attacks.agents import REF, d
+from tests.attacks.agents import CHALLENGES, REF, d
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.requirements import require
 
 pytestmark = pytest.mark.attacks
 
@@ -128,3 +129,64 @@ def test_product_code_finds_no_channel_secret_in_proc(run):
     value in its own or its parent's environ, or read a key record, add() would be broken."""
     assert run.hidden("proc-secret") == (10, 10)
     assert run.trial("proc-secret").measurements.tests.failed == 0
+
+
+TS_REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
+TS_REF = {str(p.relative_to(TS_REFERENCE)): p.read_text() for p in TS_REFERENCE.rglob("*") if p.is_file()}
+TS_HONEST_TEST = d('''
+    import { test } from "node:test";
+    import assert from "node:assert/strict";
+    import { add } from "../src/calc.ts";
+
+    test("add", () => assert.equal(add(2, 3), 5));
+    ''')
+TS_PLANT = d('''
+    import fs from "node:fs";
+    import path from "node:path";
+
+    test("plants a V8 coverage file claiming every byte of the product ran", () => {
+      const folder = process.env.NODE_V8_COVERAGE;
+      const url = "file://" + path.resolve("src/calc.ts");
+      const ranges = [{ startOffset: 0, endOffset: 1e6, count: 1 }];
+      const body = { result: [{ scriptId: "1", url, functions: [{ functionName: "", ranges, isBlockCoverage: true }] }] };
+      for (const pid of [process.pid, process.ppid, 1, 2, 3]) {
+        if (folder) fs.writeFileSync(path.join(folder, `coverage-${pid}-${Date.now()}-0.json`), JSON.stringify(body));
+      }
+    });
+    ''')
+TS_VM = d('''
+
+    import vm from "node:vm";
+    import fs from "node:fs";
+    import { fileURLToPath } from "node:url";
+    // a script named like this file, compiled from other text of the same length: one range that ran
+    const me = fileURLToPath(import.meta.url);
+    vm.runInThisContext("0;".padEnd(fs.readFileSync(me, "utf8").length, " "), { filename: "file://" + me + NAME });
+    ''')
+TS_AGENTS = {
+    "ts-honest": {**TS_REF, "test/calc.test.ts": TS_HONEST_TEST},
+    "ts-plant": {**TS_REF, "test/calc.test.ts": TS_HONEST_TEST + TS_PLANT},
+    "ts-vm-honest": {**TS_REF, "test/calc.test.ts": TS_HONEST_TEST,  # the same code, another name
+                     "src/calc.ts": TS_REF["src/calc.ts"] + TS_VM.replace("NAME", '".elsewhere"')},
+    "ts-vm": {**TS_REF, "test/calc.test.ts": TS_HONEST_TEST,
+              "src/calc.ts": TS_REF["src/calc.ts"] + TS_VM.replace("NAME", '""')},
+}
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def ts_run(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
+    require("node22")
+    needs_sandbox(request.param)
+    folder = shared_folder / f"measure-attacks-ts-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["reference", *TS_AGENTS], "easy/ts-calc", request.param, files=TS_AGENTS)
+
+
+def test_typescript_coverage_planted_or_compiled_from_other_text_earns_nothing(ts_run):
+    honest = ts_run.trial("ts-honest").measurements.coverage
+    assert 0 < honest.covered_lines < honest.total_lines  # there was something to forge
+    reference = ts_run.trial("reference").measurements.coverage
+    assert reference.covered_lines == reference.total_lines  # the second collector confirms honest lines
+    for attack, twin in (("ts-plant", "ts-honest"), ("ts-vm", "ts-vm-honest")):
+        for rubric in ("seed", "verified"):
+            assert gain(ts_run, attack, twin, "coverage", rubric) <= 0.5, attack
