@@ -182,6 +182,14 @@ def _change_facts(record: Any) -> list[tuple[str, str]]:
     return facts
 
 
+def _measuring_facts(record: Any) -> list[tuple[str, str]]:
+    """Measuring steps that raised on this workspace (traceback in logs/verifier-exception.log)."""
+    m = record.measurements
+    return [("measuring", f"measuring step '{f.step}' raised {f.error} (its components count zero; "
+                          "traceback in logs/verifier-exception.log)")
+            for f in (m.failures if m is not None else ())]
+
+
 def _trial_facts(record: Any) -> list[tuple[str, str]]:
     facts = []
     score = record.score
@@ -196,6 +204,7 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
         facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"
                       + (f" (forged: {hidden.tampering[0]})" if hidden.tampering else "")))
     facts += _change_facts(record)
+    facts += _measuring_facts(record)
     a = record.adapter
     if a is not None:
         facts.append(("agent", f"CLI {a.version or 'unknown'}, {a.prompts_used} turn(s), tokens "
