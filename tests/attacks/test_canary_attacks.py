@@ -132,7 +132,7 @@ FORGERS = {
 UNGUARDED = {"unguarded-flipper": _stub(_ON_FIRST_USE + d('''
     def _forge():
         items = _items()
-        shapes = [(i.obj.__code__.co_code, i.obj.__code__.co_names) for i in items]
+        shapes = [i.obj.__code__.co_code for i in items]
         for item, shape in zip(items, shapes):
             if shapes.count(shape) == 1:
                 item.runtest = lambda: None
@@ -226,12 +226,21 @@ def test_the_reference_and_noop_are_not_flagged(forgers):
     assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}
 
 
-def test_a_forger_that_flips_only_unguarded_tests_gains_only_their_share(forgers):
-    """The limit in docs/scoring-integrity.md: calc has one test without a twin (it only expects an
-    exception); flipping it is not caught, and it is all such a forger gets."""
-    trial = forgers.trial("unguarded-flipper")
-    assert forgers.hidden("unguarded-flipper")[0] <= 1
-    assert trial.verified_score.total <= 10
+def test_a_forger_that_knows_the_design_gains_only_on_unguarded_and_weak_tests(forgers):
+    """The limits in docs/scoring-integrity.md: a forger that flips only tests whose code has no
+    identical partner is never caught on a test without a twin (calc has one: it only expects an
+    exception) and, on a weak pair (a number under 100), only when it flips both. Whatever it gains
+    unflagged comes from those tests only: no real test guarded by a strong canary passes."""
+    hidden = forgers.trial("unguarded-flipper").measurements.acceptance.tests
+    log = _canary_log(forgers, "unguarded-flipper")
+    if hidden.problem:
+        assert hidden.passed == 0 and log["forged"]
+        return
+    strong = {c["twin"] for c in log["canaries"] if c["strong"]}
+    passed = {name for name, outcome in json.loads(
+        (forgers.trial_dir("unguarded-flipper") / "logs" / "hidden-tests.json").read_text())["outcomes"]
+        if outcome == "passed"}
+    assert passed and not passed & strong
 
 
 def test_show_says_which_canary_exposed_the_forgery(forgers):

@@ -203,7 +203,8 @@ def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role 
 def log_canaries(path: Path, resolve: Callable[[str], Role | None],
                  outcomes: Iterable[tuple[str, str]], verdict: Verdict) -> None:
     """`hidden-canaries.json`: each canary's id, outcome, twin and change; the evidence found."""
-    runs = [{"id": i, "outcome": o, "twin": r.original, "canary": r.canary.described}
+    runs = [{"id": i, "outcome": o, "twin": r.original, "canary": r.canary.described,
+             "strong": r.canary.strong}
             for i, o in outcomes if (r := resolve(i)) is not None and r.canary is not None]
     body = {"canaries": runs, "forged": list(verdict.forged), "missing": verdict.missing}
     path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")

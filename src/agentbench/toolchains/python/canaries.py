@@ -21,6 +21,8 @@ from typing import Any
 
 from agentbench.toolchains.canaries import Mutation, Role, random_name
 
+TABLE = "_values"
+"""The module-level class whose attributes hold the literals the twins compare with."""
 MAX_CANDIDATES = 3
 """Canaries generated per test function for the reference run (the verified ones are kept)."""
 _PURE = (ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.UnaryOp, ast.BinOp, ast.Name,
@@ -200,17 +202,19 @@ def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered
             continue
         tree = ast.parse(text)
         mine = [m for m in canaries if m.file == rel]
-        tree.body = _arrange(tree.body, rel, "", mine, roles)
+        table: list[tuple[str, Any]] = []
+        tree.body = _arrange(tree.body, rel, "", mine, roles, table)
         for node in tree.body:
             if _is_test_class(node):
                 assert isinstance(node, ast.ClassDef)
-                node.body = _arrange(node.body, rel, node.name + ".", mine, roles)
+                node.body = _arrange(node.body, rel, node.name + ".", mine, roles, table)
+        _add_table(tree, table)
         out[rel] = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
     return Rendered(sources=out, roles=roles)
 
 
 def _arrange(body: list[ast.stmt], rel: str, prefix: str, canaries: Sequence[Mutation],
-             roles: dict[str, Role]) -> list[ast.stmt]:
+             roles: dict[str, Role], table: list[tuple[str, Any]]) -> list[ast.stmt]:
     kept, tests = [], []
     for node in body:
         if not _is_test(node):
@@ -219,11 +223,15 @@ def _arrange(body: list[ast.stmt], rel: str, prefix: str, canaries: Sequence[Mut
         assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         qualname = prefix + node.name
         original = f"{rel}::{qualname.replace('.', '::')}"
-        for mutation in [m for m in canaries if m.test == qualname]:
+        mine = [m for m in canaries if m.test == qualname]
+        shared = sorted({m.site for m in mine})
+        for mutation in mine:
             twin = copy.deepcopy(node)
             _apply(twin, mutation)
+            _tabulate(twin, shared, table)
             tests.append(_renamed(twin, Role(original=original, canary=mutation,
                                              group=f"{rel}::{qualname}"), roles))
+        _tabulate(node, shared, table)
         tests.append(_renamed(node, Role(original=original, group=f"{rel}::{qualname}"), roles))
     _RANDOM.shuffle(tests)
     return [*kept, *tests]
@@ -234,6 +242,45 @@ def _apply(func: ast.AST, mutation: Mutation) -> None:
     if mutation.site >= len(found):
         raise ValueError(f"canary {mutation.described}: the test has no literal number {mutation.site}")
     found[mutation.site].value = ast.literal_eval(mutation.literal)
+
+
+class _Swap(ast.NodeTransformer):
+    def __init__(self, swaps: dict[int, ast.Attribute]) -> None:
+        self.swaps = swaps
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return self.swaps.get(id(node), node)
+
+
+def _tabulate(func: ast.AST, places: Sequence[int], table: list[tuple[str, Any]]) -> None:
+    """Read the literals at `places` from attributes of the module's table of values instead, so a
+    real test and its canary compile to the same bytecode (only the attribute's random name differs):
+    Python folds and de-duplicates constants, which would otherwise make one twin's code differ."""
+    found = sites(func)
+    swaps = {}
+    for place in places:
+        name = random_name("v_")
+        swaps[id(found[place])] = ast.Attribute(value=ast.Name(id=TABLE, ctx=ast.Load()), attr=name,
+                                                ctx=ast.Load())
+        table.append((name, found[place].value))
+    _Swap(swaps).visit(func)
+
+
+def _add_table(tree: ast.Module, table: list[tuple[str, Any]]) -> None:
+    if not table:
+        return
+    _RANDOM.shuffle(table)
+    body: list[ast.stmt] = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Constant(value))
+                            for name, value in table]
+    holder = ast.ClassDef(name=TABLE, bases=[], keywords=[], body=body, decorator_list=[])
+    setattr(holder, "type_params", [])  # noqa: B010  (Python 3.12+ unparses it; 3.11 has no such field)
+    first = next((i for i, n in enumerate(tree.body) if not _preamble(n)), len(tree.body))
+    tree.body.insert(first, holder)
+
+
+def _preamble(node: ast.stmt) -> bool:
+    docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    return docstring or (isinstance(node, ast.ImportFrom) and node.module == "__future__")
 
 
 def _renamed(node: ast.FunctionDef | ast.AsyncFunctionDef, role: Role, roles: dict[str, Role]) -> ast.stmt:

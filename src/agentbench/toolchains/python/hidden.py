@@ -57,9 +57,10 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -
     judged = replace(run.tally, passed=verdict.passed, skipped=verdict.skipped,
                      failed=verdict.failed - verdict.missing,
                      collected=len(verdict.outcomes) - verdict.missing, outcomes=verdict.outcomes)
-    tests = hidden_measurement(judged, run.result, voiding, verdict.missing)
-    measurement = AcceptanceMeasurement(tests=tests, tampering=(*planted, *voiding),
-                                        uncollected=verdict.missing)
+    # without the reference's list, a module that failed to import counts as one failed test
+    missing = verdict.missing if catalog else run.tally.collection_errors
+    tests = hidden_measurement(judged, run.result, voiding, missing)
+    measurement = AcceptanceMeasurement(tests=tests, tampering=(*planted, *voiding), uncollected=missing)
     return HiddenRun(measurement=measurement, outcomes=verdict.outcomes)
 
 
