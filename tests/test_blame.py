@@ -43,7 +43,7 @@ def test_a_step_that_raises_takes_its_fallback_and_is_recorded(tmp_path):
     steps = Steps(lambda: tmp_path)
     assert steps.run("ok", lambda: 3, lambda: 0) == 3
     assert steps.run("quality", lambda: {}["missing"], lambda: 0) == 0
-    assert steps.run("coverage", lambda: open(tmp_path / "none"), lambda: None) is None  # ENOENT
+    assert steps.run("coverage", lambda: (tmp_path / "none").read_bytes(), lambda: None) is None  # ENOENT
     assert [f.step for f in steps.failures] == ["quality", "coverage"]
     assert steps.failures[0].error == "KeyError: 'missing'"
     assert "Traceback" in steps.failures[0].traceback

@@ -233,6 +233,10 @@ class CommandResult:
     """Wall-clock seconds."""
     log: str
     """Log file, relative to the trial folder."""
+    ending: str = ""
+    """Why it ended, in words: `exited with status N`, `killed at its N s time limit`, `killed by
+    signal SIGKILL`, `could not start: ...`, `stopped by the harness: ...`, with any limit that
+    stopped or refused its processes and the output cap (empty in older records)."""
 
     @property
     def ok(self) -> bool:

@@ -183,11 +183,22 @@ def _change_facts(record: Any) -> list[tuple[str, str]]:
 
 
 def _measuring_facts(record: Any) -> list[tuple[str, str]]:
-    """Measuring steps that raised on this workspace (traceback in logs/verifier-exception.log)."""
+    """Measuring steps that raised (traceback in logs/verifier-exception.log) and failing commands, each
+    with why it ended."""
     m = record.measurements
-    return [("measuring", f"measuring step '{f.step}' raised {f.error} (its components count zero; "
-                          "traceback in logs/verifier-exception.log)")
-            for f in (m.failures if m is not None else ())]
+    if m is None:
+        return []
+    facts = [("measuring", f"measuring step '{f.step}' raised {f.error} (its components count zero; "
+                           "traceback in logs/verifier-exception.log)") for f in m.failures]
+    commands = [*m.build.commands, *m.tests.commands, *(m.acceptance.tests.commands if m.acceptance else ())]
+    facts += [("command failed", f"{c.command}: {c.ending or _old_ending(c)} ({c.log})")
+              for c in commands if not c.ok]
+    return facts
+
+
+def _old_ending(c: Any) -> str:
+    """The ending of a command in a record from before `ending` was kept."""
+    return "timed out" if c.timed_out else f"exit status {c.returncode}"
 
 
 def _trial_facts(record: Any) -> list[tuple[str, str]]:
