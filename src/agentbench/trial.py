@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import secrets
 import shutil
-import tempfile
 import threading
 import time
 import traceback
@@ -58,6 +57,7 @@ from agentbench.starting import close_workspace, restore_protected, seed_workspa
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.toolchains.canaries import HiddenCatalog, expected_tests
+from agentbench.trash import trial_folder
 from agentbench.users import give, trial_user
 from agentbench.workspace import TrialDirs, archive_workspace, cache_dir, copy_tree, make_trial_dirs
 
@@ -116,8 +116,7 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
         base = replace(base, isolation=_isolation_label(adapter, shared))
         users = (trial_user(required=True) if config.trial_users_off is None
                  else contextlib.nullcontext(None))
-        with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-",
-                                                        ignore_cleanup_errors=True) as tmp:
+        with users as user, trial_folder("agentbench-trial-") as tmp:
             dirs = make_trial_dirs(Path(tmp), user)
             pristine = seed_workspace(spec.challenge, dirs.workspace, cache_dir())
             give(dirs.user, (dirs.workspace,))
@@ -183,8 +182,7 @@ def _measure_reference(spec: TrialSpec, config: RunConfig, shared: RunShared,
     logs = config.run_dir.root / "logs" / "reference-check" / challenge.id
     users = (trial_user(required=True) if config.trial_users_off is None
              else contextlib.nullcontext(None))
-    with users as user, tempfile.TemporaryDirectory(prefix="agentbench-reference-check-",
-                                                    ignore_cleanup_errors=True) as tmp:
+    with users as user, trial_folder("agentbench-reference-check-") as tmp:
         dirs = make_trial_dirs(Path(tmp), user)
         seed_workspace(challenge, dirs.workspace, cache_dir())
         if challenge.reference_dir is not None:
@@ -355,7 +353,7 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
                             trial_dir)
     users = (trial_user(required=True) if config.trial_users_off is None
              else contextlib.nullcontext(None))
-    with users as user, tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
+    with users as user, trial_folder("agentbench-regrade-") as tmp:
         dirs = make_trial_dirs(Path(tmp), user)  # NOTE: the agent's code runs again: as its trial user
         if (trial_dir / "workspace").is_dir():
             copy_tree(trial_dir / "workspace", dirs.workspace)

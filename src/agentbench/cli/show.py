@@ -184,15 +184,16 @@ def _change_facts(record: Any) -> list[tuple[str, str]]:
 
 def _measuring_facts(record: Any) -> list[tuple[str, str]]:
     """Measuring steps that raised (traceback in logs/verifier-exception.log) and failing commands, each
-    with why it ended."""
+    with why it ended (a hidden-test command exiting 1 is its canaries failing, as they must)."""
     m = record.measurements
     if m is None:
         return []
     facts = [("measuring", f"measuring step '{f.step}' raised {f.error} (its components count zero; "
                            "traceback in logs/verifier-exception.log)") for f in m.failures]
-    commands = [*m.build.commands, *m.tests.commands, *(m.acceptance.tests.commands if m.acceptance else ())]
-    facts += [("command failed", f"{c.command}: {c.ending or _old_ending(c)} ({c.log})")
-              for c in commands if not c.ok]
+    hidden = m.acceptance.tests.commands if m.acceptance else ()
+    failing = [c for c in (*m.build.commands, *m.tests.commands) if not c.ok]
+    failing += [c for c in hidden if c.timed_out or c.returncode is None or c.returncode not in (0, 1)]
+    facts += [("command failed", f"{c.command}: {c.ending or _old_ending(c)} ({c.log})") for c in failing]
     return facts
 
 
