@@ -233,6 +233,10 @@ class CommandResult:
     """Wall-clock seconds."""
     log: str
     """Log file, relative to the trial folder."""
+    ending: str = ""
+    """Why it ended, in words: `exited with status N`, `killed at its N s time limit`, `killed by
+    signal SIGKILL`, `could not start: ...`, `stopped by the harness: ...`, with any limit that
+    stopped or refused its processes and the output cap (empty in older records)."""
 
     @property
     def ok(self) -> bool:
@@ -391,6 +395,18 @@ class AcceptanceMeasurement:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StepFailure:
+    """A step of measuring that raised: its components count zero (see `metrics.steps`)."""
+
+    step: str
+    """Which step (`sources`, `hidden tests`, `build`, `own tests`, `coverage`, `quality`, ...)."""
+    error: str
+    """The exception, `Type: message`."""
+    traceback: str = ""
+    """Its traceback (the last lines; the whole one is in `logs/verifier-exception.log`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Measurements:
     """Everything measured about one trial's workspace."""
 
@@ -409,6 +425,10 @@ class Measurements:
     removed_symlinks: tuple[str, ...] = ()
     """Symlinks the agent left in its workspace (`name -> target`): none is measured (the snapshot
     keeps regular files only)."""
+    failures: tuple[StepFailure, ...] = ()
+    """Steps of measuring that raised on this workspace (their components count zero). Kept in a
+    scored record only when the harness's measuring of the challenge's reference works in this
+    run: the failure arose from the agent's files (see `agentbench.blame`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
