@@ -483,6 +483,29 @@ class ChangeSummary:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AttemptSummary:
+    """An earlier attempt of a trial run with `--attempts 2` (the record itself is the last one)."""
+
+    attempt: int
+    """1-based attempt number."""
+    passed: bool
+    """Whether the attempt passed: every FAIL_TO_PASS and PASS_TO_PASS test, else every hidden
+    test, else (no hidden tests) every visible test."""
+    visible_passed: int = 0
+    """Visible tests (the challenge's test commands) that passed."""
+    visible_total: int = 0
+    """Visible tests counted."""
+    hidden_passed: int | None = None
+    """Hidden tests that passed (None: none)."""
+    hidden_total: int | None = None
+    """Hidden tests counted."""
+    agent_seconds: float = 0.0
+    """The agent's wall-clock time in this attempt."""
+    retried: bool = False
+    """Whether the agent was given the visible tests' output and another attempt."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrialRecord:
     """One agent on one challenge, once: what happened and how it scored."""
 
@@ -524,6 +547,8 @@ class TrialRecord:
     """What went wrong, for any status but completed."""
     changes: ChangeSummary | None = None
     """What the agent changed against the starting tree (None: not recorded)."""
+    attempts: tuple[AttemptSummary, ...] = ()
+    """Earlier attempts under `--attempts 2` (empty: one attempt, this record)."""
 
     def __post_init__(self) -> None:
         if self.trial < 1:

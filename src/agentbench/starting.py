@@ -25,6 +25,7 @@ from pathlib import Path
 
 from agentbench import process
 from agentbench.changes import DIFF_FILE, diff_trees, is_protected, tree_files
+from agentbench.errors import AgentBenchError
 from agentbench.models import Challenge, ChangeSummary, StartingWorkspace
 from agentbench.workspace import cache_lock, display_name
 
@@ -36,8 +37,9 @@ FIXED_DATE = "2000-01-01T00:00:00+0000"
 COMMIT_MESSAGE = "Starting tree"
 
 
-class StartingTreeError(Exception):
-    """A starting workspace could not be read or built (bad repository, unknown commit)."""
+class StartingTreeError(AgentBenchError):
+    """A starting workspace could not be read or built (bad repository, unknown commit); in a trial
+    it is the harness's failure (infra_error)."""
 
 
 def git(argv: list[str], cwd: Path, *, out: Path | None = None) -> str:

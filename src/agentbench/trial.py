@@ -35,12 +35,15 @@ from agentbench.adapters.registry import get_adapter
 from agentbench.adapters.trajectory import FILE_NAME as TRAJECTORY_FILE
 from agentbench.adapters.trajectory import dumps as dump_trajectory
 from agentbench.adapters.transcripts import build_trajectory, parser_name
+from agentbench.attempts import combine, feedback_prompt, visible_passed
+from agentbench.attempts import summary as attempt_summary
 from agentbench.blame import reference_verdict
 from agentbench.errors import AgentBenchError, Interrupted
 from agentbench.metrics import failed_measurements, measure
 from agentbench.metrics.steps import INFRA_ERRNOS, Steps, summary  # noqa: F401 (re-exported)
 from agentbench.models import (
     AdapterResult,
+    AttemptSummary,
     Challenge,
     ChangeSummary,
     Measurements,
@@ -123,6 +126,10 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             agent, seconds = _timed_agent(adapter, spec, config, (dirs, shared.hidden_paths), trial_dir, cancel)
+            if config.attempts > 1:
+                agent, seconds, first = _second_attempt(adapter, spec, (config, shared, cancel), dirs,
+                                                        trial_dir, (agent, seconds, pristine))
+                base = replace(base, attempts=(first,))
             keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
@@ -189,6 +196,33 @@ def _measure_reference(spec: TrialSpec, config: RunConfig, shared: RunShared,
             copy_tree(challenge.reference_dir, dirs.workspace)
         give(dirs.user, (dirs.workspace,))
         return _measure(challenge, _context(spec, config, shared, dirs, logs, cancel))
+
+
+def _second_attempt(adapter: AgentAdapter, spec: TrialSpec, run: tuple[RunConfig, RunShared, Cancel],
+                    dirs: TrialDirs, trial_dir: Path,
+                    done: tuple[AdapterResult, float, Path | None]) -> tuple[AdapterResult, float, AttemptSummary]:
+    """Measure the first attempt (logs in `attempt-1/`); when its visible tests fail, prompt the
+    agent again in the same workspace with their output (logs in `attempt-2/`)."""
+    config, shared, cancel = run
+    agent, seconds, pristine = done
+    folder = trial_dir / "attempt-1"
+    snapshot = take_snapshot(dirs.workspace, dirs.base / f"snapshot-{secrets.token_hex(8)}")
+    restore_protected(spec.challenge, snapshot.root, pristine)
+    measured = _measure(spec.challenge, _context(spec, config, shared, dirs, folder, cancel), snapshot)
+    cancel.check()
+    failed = bool(measured.failures)  # NOTE: measuring the first attempt failed: no feedback to give
+    stop = failed or visible_passed(measured) or agent.timed_out or agent.infra_error
+    first = attempt_summary(None if failed else measured, seconds, retried=not stop)
+    if stop:
+        return agent, seconds, first
+    output = "\n".join((folder / c.log).read_text(encoding="utf-8", errors="replace")
+                       for c in measured.tests.commands if (folder / c.log).is_file())
+    prompt = feedback_prompt(spec.challenge, output)
+    (trial_dir / "prompt-2.md").write_text(prompt, encoding="utf-8")
+    again = replace(spec, challenge=replace(spec.challenge, prompt=prompt))
+    second, more = _timed_agent(adapter, again, config, (dirs, shared.hidden_paths),
+                                trial_dir / "attempt-2", cancel)
+    return combine(agent, second), round(seconds + more, 3), first
 
 
 def keep_trajectory(parser: str | None, spec: TrialSpec, trial_dir: Path,
@@ -304,6 +338,7 @@ class _Record:
     isolation: str
     cut: tuple[str, ...] = ()
     changes: ChangeSummary | None = None
+    attempts: tuple[AttemptSummary, ...] = ()
 
     def build(self, status: TrialStatus, adapter: AdapterResult | None,
               measurements: Measurements | None, config: RunConfig, error: str | None,
@@ -320,6 +355,7 @@ class _Record:
             language=self.spec.challenge.language,
             duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
             isolation=self.isolation, error=error, cut=self.cut, changes=self.changes,
+            attempts=self.attempts,
         )
 
     def _score(self, measurements: Measurements, seconds: float, timed_out: bool, rubric: str) -> Any:
@@ -364,7 +400,7 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
         measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, None))
     base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
                    logs_dir=record.logs_dir, isolation=record.isolation, cut=record.cut,
-                   changes=record.changes)
+                   changes=record.changes, attempts=record.attempts)
     if measured.failures:
         return _judged(base, (spec, config, shared, None), record.adapter, measured, record.agent_seconds)
     status = record.status if record.status != TrialStatus.VERIFIER_ERROR else _status(record.adapter)

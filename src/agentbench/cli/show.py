@@ -174,6 +174,11 @@ def _change_facts(record: Any) -> list[tuple[str, str]]:
             facts.append(("protected files changed (measured as given)", ", ".join(c.protected)))
         if c.git_dir:
             facts.append(("written in .git (put back before measuring)", ", ".join(c.git_dir)))
+    for a in record.attempts:
+        facts.append((f"attempt {a.attempt}", f"{'passed' if a.passed else 'failed'}; visible tests "
+                                              f"{a.visible_passed}/{a.visible_total}; "
+                                              + ("prompted again with their output (prompt-2.md)"
+                                                 if a.retried else "no second attempt")))
     sets = record.measurements.acceptance.sets if record.measurements and record.measurements.acceptance else None
     if sets is not None:
         facts.append(("change sets", f"FAIL_TO_PASS {sets.fail_to_pass_passed}/{sets.fail_to_pass}, "

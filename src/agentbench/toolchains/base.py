@@ -134,6 +134,9 @@ class OwnTests:
     confirmed_lines: Mapping[str, frozenset[int]] | None = None
     """Lines (by resolved file path) a second, independent collector saw run, which coverage
     claims are checked against (None: no such cross-check)."""
+    confirmed_data: Path | None = None
+    """A harness-private file holding a second, independent collector's raw data, for a toolchain
+    that resolves it only at coverage time (None: none)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
