@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from agentbench.models import CommandResult
+from agentbench.sandbox import Confinement, Limits
 from agentbench.toolchains import MeasureContext
 from agentbench.toolchains.base import CommandSpec, run_command
 from agentbench.workspace import make_trial_dirs
@@ -55,8 +56,6 @@ def test_the_output_cap_is_said(tmp_path):
 
 
 def test_a_limit_that_stopped_it_is_said(tmp_path):
-    from agentbench.sandbox import Confinement, Limits
-
     spec = CommandSpec(command="dd", env={"PATH": os.environ["PATH"]}, log_name="dd",
                        argv=("dd", "if=/dev/zero", f"of={tmp_path / 'big'}", "bs=1M", "count=3"))
     result = run_command(spec, _ctx(tmp_path), Confinement(limits=Limits(file_size_mb=1)))
