@@ -49,3 +49,21 @@ def test_python_twins_differ_in_one_expected_literal_and_look_alike():
     assert texts[0] != texts[1] and "m.f('x')" in texts[0] and "m.f('x')" in texts[1]
     assert {rendered.resolve(f"test_t.py::{t.name}").canary is None for t in tests} == {True, False}
     assert any(isinstance(n, ast.FunctionDef) and n.name == "helper" for n in tree.body)
+
+
+def test_python_twins_of_an_f_string_expectation_render_and_run():
+    """An f-string's text parts are sites too; tabulated, each becomes `{_values.v_...}`."""
+    source = "x = 7\n\n\ndef test_a():\n    assert str(x) + '-end' == f'{x}-end'\n"
+    generated = candidates({"test_t.py": source})
+    assert len(generated) == 1 and generated[0].strong
+    rendered = render({"test_t.py": source}, pick(HiddenCatalog(tests=(), canaries=tuple(generated))))
+    namespace: dict[str, object] = {}
+    exec(compile(rendered.sources["test_t.py"], "test_t.py", "exec"), namespace)
+    outcomes = {}
+    for name, role in rendered.roles.items():
+        try:
+            namespace[name]()
+            outcomes[role.canary is not None] = "passed"
+        except AssertionError:
+            outcomes[role.canary is not None] = "failed"
+    assert outcomes == {False: "passed", True: "failed"}
