@@ -164,8 +164,8 @@ def _orphan(entry: Path) -> bool:
     """A folder `trial_folder` made (`<prefix><pid>-<random>`, ours, a real folder) whose harness
     process is gone."""
     prefix = next((p for p in FOLDER_PREFIXES if entry.name.startswith(p)), None)
-    pid_text = entry.name[len(prefix):].partition("-")[0] if prefix else ""
-    if not pid_text.isdigit() or int(pid_text) == os.getpid():
+    pid_text, dash, _ = entry.name[len(prefix):].partition("-") if prefix else ("", "", "")
+    if not dash or not pid_text.isdigit() or int(pid_text) == os.getpid():
         return False
     try:
         info = entry.lstat()

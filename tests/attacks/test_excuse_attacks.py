@@ -108,3 +108,7 @@ def test_the_reference_check_is_kept_and_show_says_what_failed(excuse_attacks):
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "measuring step 'own tests' raised TypeError" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "agentbench", "show", run.run_id,
+                           "honest-broken-tests/easy/calc/1", "--results", str(run.results)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "command failed: python -m pytest tests/ -q: exited with status" in proc.stdout
