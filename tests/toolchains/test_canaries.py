@@ -24,9 +24,12 @@ def test_a_strong_canary_that_passes_is_evidence_of_forgery():
     assert len(verdict.forged) == 1 and "twin of t.py::test_a" in verdict.forged[0]
 
 
-def test_a_weak_canary_counts_only_together_with_its_twin():
+def test_a_weak_canary_alone_cancels_one_passing_test_and_with_its_twin_is_forgery():
     honest_but_wrong = _judge({"r1": "passed", "c1": "failed", "r2": "failed", "c2": "passed"})
-    assert honest_but_wrong.forged == () and honest_but_wrong.passed == 1
+    assert honest_but_wrong.forged == () and honest_but_wrong.passed == 0
+    assert honest_but_wrong.cancelled == 1 and honest_but_wrong.failed == 2
+    nothing_to_cancel = _judge({"r1": "failed", "c1": "failed", "r2": "failed", "c2": "passed"})
+    assert nothing_to_cancel.passed == 0 and nothing_to_cancel.forged == ()
     both = _judge({"r1": "failed", "c1": "failed", "r2": "passed", "c2": "passed"})
     assert len(both.forged) == 1 and "both passed" in both.forged[0]
 
@@ -49,3 +52,52 @@ def test_python_twins_differ_in_one_expected_literal_and_look_alike():
     assert texts[0] != texts[1] and "m.f('x')" in texts[0] and "m.f('x')" in texts[1]
     assert {rendered.resolve(f"test_t.py::{t.name}").canary is None for t in tests} == {True, False}
     assert any(isinstance(n, ast.FunctionDef) and n.name == "helper" for n in tree.body)
+
+
+def _weak_pairs(n: int) -> tuple[dict[str, Role], list[str]]:
+    roles, expected = {}, []
+    for i in range(n):
+        weak = Mutation(file="t.py", test=f"test_{i}", site=0, literal="4", described=f"t.py:{i}: 2 -> 4",
+                        strong=False)
+        roles[f"r{i}"] = Role(original=f"t.py::test_{i}")
+        roles[f"c{i}"] = Role(original=f"t.py::test_{i}", canary=weak)
+        expected.append(f"t.py::test_{i}")
+    return roles, expected
+
+
+def test_two_weak_canaries_passing_are_forgery_and_name_the_evidence():
+    roles, expected = _weak_pairs(4)
+    one = judge({"r0": "passed", "c1": "passed"}.items(), roles.get, expected)
+    assert one.forged == () and one.passed == 0
+    two = judge({"r0": "passed", "c1": "passed", "c2": "passed"}.items(), roles.get, expected)
+    assert len(two.forged) == 1 and "2 weak canaries passed" in two.forged[0] and "t.py::test_2" in two.forged[0]
+
+
+def test_tests_no_canary_guards_are_reported_but_not_counted():
+    verdict = judge({"r1": "passed", "r2": "passed", "r3": "passed"}.items(),
+                    {**ROLES, "r3": Role(original="t.py::test_c")}.get, (*EXPECTED, "t.py::test_c"),
+                    counted=EXPECTED)
+    assert verdict.outcomes[-1] == ("t.py::test_c", "passed") and verdict.uncounted == ("t.py::test_c",)
+    assert (verdict.passed, verdict.failed) == (2, 0)
+
+
+def test_flipping_one_of_each_weak_pair_at_random_gains_nothing_on_average():
+    """A forger that cannot tell a real test from its canary flips one of each failing pair: each
+    flip is a fair coin between +1 (the real test) and -1 (a passing weak canary cancels a pass);
+    two canaries void the run. Over many runs it scores no more than the honest product."""
+    import random
+
+    rng = random.Random(7)
+    roles, expected = _weak_pairs(8)
+    honest = {f"r{i}": "passed" for i in range(3)}
+    gains = []
+    for _ in range(4000):
+        flipped = {(f"r{i}" if rng.random() < 0.5 else f"c{i}"): "passed" for i in range(3, 8)}
+        verdict = judge({**honest, **flipped}.items(), roles.get, expected)
+        gains.append((0 if verdict.forged else verdict.passed) - 3)
+    assert sum(gains) / len(gains) < 0 and max(gains) <= 5
+    cautious = []  # flips one pair only: below the forged threshold, a coin of +1 / -1
+    for _ in range(4000):
+        pick = "r3" if rng.random() < 0.5 else "c3"
+        cautious.append(judge({**honest, pick: "passed"}.items(), roles.get, expected).passed - 3)
+    assert abs(sum(cautious) / len(cautious)) < 0.05

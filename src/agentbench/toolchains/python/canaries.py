@@ -98,11 +98,13 @@ def sites(func: ast.AST) -> list[ast.Constant]:
 
 
 def strength(value: Any) -> str | None:
-    """`strong`, `weak` or None (not a site: booleans, None, non-finite numbers, long texts' kin)."""
+    """`strong`, `weak` or None (not a site: booleans, None, empty texts, non-finite numbers)."""
     if isinstance(value, bool) or value is None or value is Ellipsis:
         return None
     if isinstance(value, str | bytes):
         text = value.decode("latin-1") if isinstance(value, bytes) else value
+        if not text:
+            return None  # "" can only grow: its canary would always be the longer of the two
         return "strong" if sum(c.isascii() and c.isalnum() for c in text) >= 3 else "weak"
     if isinstance(value, int):
         return "strong" if abs(value) >= 100 else "weak"
@@ -111,8 +113,17 @@ def strength(value: Any) -> str | None:
     return None
 
 
+_STEPS = (-3, -2, 2, 3)
+"""A small number's change: symmetric (a forger cannot tell the real one as the smaller or the
+larger of a pair) and never +-1 (the most common honest off-by-one)."""
+_POOLS = (string.digits, string.ascii_lowercase, string.ascii_uppercase,
+          "".join(c for c in string.punctuation if c not in "\"'\\`${}"))
+"""Classes a character is changed within (quotes, escapes and template characters excluded: a
+token-level rewrite would write them escaped, a different shape)."""
+
+
 def _other(char: str) -> str:
-    for pool in (string.digits, string.ascii_lowercase, string.ascii_uppercase):
+    for pool in _POOLS:
         if char in pool:
             return _RANDOM.choice([c for c in pool if c != char])
     return char
@@ -125,8 +136,10 @@ def _change_two(text: str, allowed: Sequence[int]) -> str:
     return "".join(chars)
 
 
-def mutate(value: Any) -> Any:
-    """A different value of the same type (strong: two letters or digits changed)."""
+def mutate(value: Any, *, signed: bool = True) -> Any:
+    """A different value of the same type and shape (strong: two letters or digits changed; weak:
+    one character changed within its class, a small number moved by 2 or 3 either way; not below 0
+    unless `signed`: a token-level rewrite cannot add a minus sign without changing the shape)."""
     if isinstance(value, str | bytes):
         text = value.decode("latin-1") if isinstance(value, bytes) else value
         alnum = [i for i, c in enumerate(text) if c.isascii() and c.isalnum()]
@@ -134,20 +147,20 @@ def mutate(value: Any) -> Any:
         if len(alnum) >= 2:  # digits first: a changed word is easier to tell from the original
             text = _change_two(text, digits if len(digits) >= 3 else alnum)
         else:
-            text = (text[:alnum[0]] + _other(text[alnum[0]]) + text[alnum[0] + 1:] if alnum
-                    else text + _RANDOM.choice(string.ascii_lowercase))
+            at = alnum[0] if alnum else _RANDOM.randrange(len(text))
+            text = text[:at] + _other(text[at]) + text[at + 1:]
         return text.encode("latin-1") if isinstance(value, bytes) else text
     if isinstance(value, int):
         if abs(value) >= 10:
             number = _change_two(str(abs(value)), range(len(str(abs(value)))))
             number = (_RANDOM.choice("123456789") + number[1:]) if number[0] == "0" else number
             return int(number) * (-1 if value < 0 else 1) if int(number) != abs(value) else value + 11
-        step = _RANDOM.choice([1, 2, 3])
-        return value + step if value >= 0 or _RANDOM.random() < 0.5 else value - step
+        return value + _RANDOM.choice([d for d in _STEPS if signed or value + d >= 0])
     assert isinstance(value, float)
     text = repr(value)
     places = [i for i, c in enumerate(text) if c.isdigit()]
-    changed = float(_change_two(text, places)) if len(places) >= 2 else value + _RANDOM.choice([1.5, 2.5])
+    changed = (float(_change_two(text, places)) if len(places) >= 2
+               else value + _RANDOM.choice([d for d in _STEPS if signed or value + d >= 0]) * 0.75)
     return changed if changed != value and math.isfinite(changed) else value + 1.25
 
 
