@@ -101,3 +101,69 @@ def test_flipping_one_of_each_weak_pair_at_random_gains_nothing_on_average():
         pick = "r3" if rng.random() < 0.5 else "c3"
         cautious.append(judge({**honest, pick: "passed"}.items(), roles.get, expected).passed - 3)
     assert abs(sum(cautious) / len(cautious)) < 0.05
+
+
+TRUTHS = '''\
+import pytest
+
+import m
+
+
+class Oops(Exception):
+    pass
+
+
+def test_even():
+    assert m.is_even(4)
+
+
+def test_odd():
+    assert not m.is_even(3)
+
+
+@pytest.mark.parametrize("n, expected", [(2, True), (5, False)])
+def test_table(n, expected):
+    assert m.is_even(n) == expected
+
+
+def test_raises():
+    with pytest.raises(Oops):
+        m.is_even(None)
+'''
+PRODUCT = '''\
+def is_even(n):
+    if n is None:
+        from test_t import Oops
+        raise Oops()
+    return n % 2 == 0
+'''
+
+
+def test_python_truth_and_exception_twins_run_the_same_code_and_expect_the_opposite(tmp_path):
+    """Tests without a literal get twins too: `assert f(x)`, `assert not f(x)` and `== expected` become
+    `assert bool(...) == <table attribute>`, `pytest.raises(E)` reads E from the table; each pair
+    compiles to the same bytecode, and on a correct product the real test passes and its twin fails."""
+    import subprocess
+    import sys
+
+    generated = candidates({"test_t.py": TRUTHS})
+    assert {m.test for m in generated} == {"test_even", "test_odd", "test_table", "test_raises"}
+    assert all(m.common and not m.strong for m in generated)
+    rendered = render({"test_t.py": TRUTHS}, generated)
+    (tmp_path / "test_t.py").write_text(rendered.sources["test_t.py"])
+    (tmp_path / "m.py").write_text(PRODUCT)
+    module = compile(rendered.sources["test_t.py"], "test_t.py", "exec")
+    codes: dict[str, set[bytes]] = {}
+    for const in module.co_consts:
+        if hasattr(const, "co_code") and const.co_name.startswith("test_"):
+            codes.setdefault(rendered.resolve(f"t::{const.co_name}").group, set()).add(const.co_code)
+    assert len(codes) == 4 and all(len(shapes) == 1 for shapes in codes.values())
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", str(tmp_path)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    outcomes = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith(("PASSED ", "FAILED ")):
+            state, nodeid = line.split()[:2]
+            role = rendered.resolve(nodeid.split(" ")[0])
+            outcomes.setdefault(role.canary is None, set()).add(state)
+    assert outcomes == {True: {"PASSED"}, False: {"FAILED"}}, proc.stdout

@@ -58,6 +58,9 @@ class Mutation:
     """`file:line: old -> new`, for the trial's log."""
     strong: bool = True
     """A strong canary voids the run whenever it passes; a weak one only together with its twin."""
+    common: bool = False
+    """A canary an honest wrong product passes commonly (the opposite truth value, another expected
+    exception): passing, it cancels one passing test; it voids the run only with its twin."""
 
     @property
     def twin(self) -> str:
@@ -92,7 +95,8 @@ class HiddenCatalog:
                 "twinless": list(self.twinless), "supported": self.supported,
                 "guarded": None if self.guarded is None else list(self.guarded),
                 "canaries": [{"file": m.file, "test": m.test, "site": m.site, "literal": m.literal,
-                              "described": m.described, "strong": m.strong} for m in self.canaries]}
+                              "described": m.described, "strong": m.strong, "common": m.common}
+                              for m in self.canaries]}
         return json.dumps(body, indent=1) + "\n"
 
     @staticmethod
@@ -198,7 +202,7 @@ def judge(reported: Iterable[tuple[str, str]], resolve: Callable[[str], Role | N
 def _evidence(canaries: Iterable[tuple[str, Role, str]],
               real: Mapping[str, str]) -> tuple[list[str], list[str]]:
     """(evidence of forging, descriptions of weak canaries that passed without their twin)."""
-    found, weak = [], []
+    found, weak, limited = [], [], 0
     for run_id, role, outcome in canaries:
         mutation = role.canary
         if outcome != "passed" or mutation is None:
@@ -211,8 +215,9 @@ def _evidence(canaries: Iterable[tuple[str, Role, str]],
             found.append(f"{what}: {why}")
         else:
             weak.append(what)
-    if len(weak) >= WEAK_LIMIT:
-        found.append(f"{len(weak)} weak canaries passed (an honest product matches a changed small "
+            limited += 0 if mutation.common else 1
+    if limited >= WEAK_LIMIT:
+        found.append(f"{limited} weak canaries passed (an honest product matches a changed small "
                      f"value only by a rare coincidence): {'; '.join(weak)}")
     return found, weak
 
