@@ -167,3 +167,36 @@ def test_python_truth_and_exception_twins_run_the_same_code_and_expect_the_oppos
             role = rendered.resolve(nodeid.split(" ")[0])
             outcomes.setdefault(role.canary is None, set()).add(state)
     assert outcomes == {True: {"PASSED"}, False: {"FAILED"}}, proc.stdout
+
+
+GO_TABLE = '''package roman
+
+import "testing"
+
+func TestTable(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int
+	}{
+		{"IV", 4},
+		{"MCMXC", 1990},
+	}
+	for _, tc := range cases {
+		if got := Parse(tc.in); got != tc.want {
+			t.Fatalf("%s", tc.in)
+		}
+	}
+}
+'''
+
+
+def test_go_unkeyed_table_rows_get_twins_on_their_want_field():
+    from agentbench.toolchains.go.canaries import candidates as go_candidates
+    from agentbench.toolchains.go.canaries import render as go_render
+
+    generated = go_candidates({"r_test.go": GO_TABLE})
+    assert sorted(m.described.split(": ")[1].split(" ->")[0] for m in generated) == ["1990", "4"]
+    strong = next(m for m in generated if m.strong)
+    text = go_render({"r_test.go": GO_TABLE}, [strong]).sources["r_test.go"]
+    assert text.count('{"MCMXC", 1990}') == 1 and text.count(f'{{"MCMXC", {strong.literal}}}') == 1
+    assert text.count('{"IV", 4}') == 2

@@ -247,7 +247,7 @@ def log_canaries(path: Path, resolve: Callable[[str], Role | None],
                  outcomes: Iterable[tuple[str, str]], verdict: Verdict) -> None:
     """`hidden-canaries.json`: each canary's id, outcome, twin and change; the evidence found."""
     runs = [{"id": i, "outcome": o, "twin": r.original, "canary": r.canary.described,
-             "strong": r.canary.strong}
+             "strong": r.canary.strong, "common": r.canary.common}
             for i, o in outcomes if (r := resolve(i)) is not None and r.canary is not None]
     body = {"canaries": runs, "forged": list(verdict.forged), "missing": verdict.missing,
             "cancelled": verdict.cancelled, "uncounted": list(verdict.uncounted)}
