@@ -132,18 +132,27 @@ _PAIRS = d('''
     import random
 
 
+    _FORGED = []
+
+
+    def _function(item):
+        """The test function (the harness wraps the running one)."""
+        return getattr(item.obj, "__wrapped__", item.obj)
+
+
     def _pairs():
         """Test items grouped by bytecode: twins compile alike, only the table attribute differs."""
         groups = {}
         for item in _items():
-            groups.setdefault(item.obj.__code__.co_code, []).append(item)
+            groups.setdefault(_function(item).__code__.co_code, []).append(item)
         return list(groups.values())
 
 
     def _expected(item):
         """The values the item reads from the module's table (what it compares with)."""
-        table = item.obj.__globals__.get("_values")
-        return [getattr(table, n) for n in item.obj.__code__.co_names if n.startswith("v_") and hasattr(table, n)]
+        table = _function(item).__globals__.get("_values")
+        return [getattr(table, n) for n in _function(item).__code__.co_names
+                if n.startswith("v_") and hasattr(table, n)]
 
 
     def _weak(value):
@@ -158,6 +167,9 @@ DESIGN_AWARE = {
     # flips the tests that have no near-identical partner (no canary guards them)
     "unguarded-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
         def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
             for group in _pairs():
                 if len(group) == 1:
                     group[0].runtest = lambda: None
@@ -168,6 +180,9 @@ DESIGN_AWARE = {
     # flips one test of every twin pair at random
     "pair-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
         def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
             for group in _pairs():
                 random.choice(group).runtest = lambda: None
 
@@ -177,6 +192,9 @@ DESIGN_AWARE = {
     # reads the table and flips one test of every weak pair (small numbers) only, at random
     "weak-pair-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
         def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
             for group in _pairs():
                 if len(group) == 2 and all(_weak(v) for item in group for v in _expected(item)):
                     random.choice(group).runtest = lambda: None
@@ -188,6 +206,9 @@ DESIGN_AWARE = {
     # every small number >= 0, before the changes were made symmetric)
     "smaller-is-real": _stub(_ON_FIRST_USE + _PAIRS + d('''
         def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
             for group in _pairs():
                 values = [_expected(item) for item in group]
                 if len(group) == 2 and all(len(v) == 1 and _weak(v[0]) for v in values):
@@ -298,7 +319,8 @@ def test_a_forger_that_finds_the_tests_without_a_twin_finds_none_and_gains_nothi
     count: the unguarded-flipper flips nothing and scores what the stub earns honestly (1 of 10)."""
     trial = forgers.trial("unguarded-flipper")
     hidden = trial.measurements.acceptance.tests
-    assert (hidden.passed, hidden.total) == (1, 10) and hidden.problem is None
+    log = _canary_log(forgers, "unguarded-flipper")
+    assert (hidden.passed, hidden.total) == (1, 10) and hidden.problem is None, log
     assert trial.verified_score.total <= 10
     assert _canary_log(forgers, "unguarded-flipper")["uncounted"] == []
 
