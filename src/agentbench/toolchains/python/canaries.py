@@ -97,7 +97,7 @@ def sites(func: ast.AST) -> list[ast.AST]:
     found: list[ast.AST] = []
     compared: set[int] = set()
     for owner, side in _comparisons(func):
-        literals = [n for n in ast.walk(side) if isinstance(n, ast.Constant) and strength(n.value)]
+        literals = [n for n in _outside_fstrings(side) if isinstance(n, ast.Constant) and strength(n.value)]
         found += literals
         if literals:
             compared.add(id(owner))
@@ -107,6 +107,14 @@ def sites(func: ast.AST) -> list[ast.AST]:
     found += [n for n in ast.walk(func) if isinstance(n, ast.withitem)
               and _raises_error(n.context_expr, local) is not None]
     return found
+
+
+def _outside_fstrings(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes under `node`, not entering f-strings (their parts cannot become attributes)."""
+    yield node
+    if not isinstance(node, ast.JoinedStr):
+        for child in ast.iter_child_nodes(node):
+            yield from _outside_fstrings(child)
 
 
 def _raises_error(node: ast.expr, local: set[str]) -> ast.expr | None:
