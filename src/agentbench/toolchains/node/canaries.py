@@ -242,7 +242,7 @@ def candidates(sources: Mapping[str, str]) -> list[Mutation]:
             ranked = sorted(enumerate(places), key=lambda s: strength(_value(tokens[s[1]])) != "strong")
             for index, place in ranked[:MAX_CANDIDATES]:
                 old = _value(tokens[place])
-                new = mutate(old)
+                new = mutate(old, signed=False)
                 line = text.count("\n", 0, tokens[place].start) + 1
                 found.append(Mutation(file=rel, test=test.original, site=index, literal=_literal(new),
                                       described=f"{rel}:{line}: {tokens[place].text} -> {_literal(new)}",

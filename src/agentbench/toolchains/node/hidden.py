@@ -63,7 +63,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
     resolve = _resolver(rendered)
     expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
                                               if (r := resolve(i)) and r.canary is None]
-    verdict = judge(judged.outcomes, resolve, expected)
+    verdict = judge(judged.outcomes, resolve, expected, catalog.counted() if catalog else None)
     voiding += verdict.forged
     log_canaries(ctx.logs() / "hidden-canaries.json", resolve, judged.outcomes, verdict)
     counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,
