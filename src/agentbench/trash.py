@@ -30,7 +30,7 @@ from pathlib import Path
 TRASH_NAME = "agentbench-trash"
 """The trash's name in the temporary folder (or `agentbench-trash-<random>` when that one is not ours)."""
 
-EXIT_WAIT_SECONDS = 60.0
+EXIT_WAIT_SECONDS = 20.0
 """How long a finishing AgentBench process waits for the deleter (the rest goes at the next start)."""
 
 _lock = threading.Lock()
