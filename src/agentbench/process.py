@@ -356,12 +356,18 @@ def kill_marked(variable: str, value: str) -> int:
 def _kill(pgid: int | None, members: Callable[[], set[int]]) -> int:
     victims = members()
     _signal_all(pgid, victims, signal.SIGTERM)
+    _wait_gone(members)
+    stragglers = members()
+    _signal_all(pgid, stragglers, signal.SIGKILL)
+    if stragglers:
+        _wait_gone(members)  # NOTE: on a loaded machine a killed process shows as alive for a while
+    return len(victims | stragglers)
+
+
+def _wait_gone(members: Callable[[], set[int]]) -> None:
     deadline = time.monotonic() + KILL_GRACE_SECONDS
     while time.monotonic() < deadline and members():
         time.sleep(0.02)
-    stragglers = members()
-    _signal_all(pgid, stragglers, signal.SIGKILL)
-    return len(victims | stragglers)
 
 
 def _signal_all(pgid: int | None, pids: set[int], sig: signal.Signals) -> None:

@@ -101,7 +101,8 @@ def test_resume_applies_how_to_run_options_and_refuses_plan_changes(capsys, tmp_
         (tmp_path / "rs" / "trials" / "noop" / "easy" / "adder" / f"trial-{n}" / "record.json").unlink()
     from agentbench.cli.run import resume_with_options, resumed_config
 
-    options = {"jobs": 4, "retries": 3, "executor": "local", "executor_address": None, "output": None}
+    options = {"jobs": 4, "retries": 3, "executor": "local", "executor_address": None, "output": None,
+               "attempts": 1}
     config = resume_with_options(resumed_config(tmp_path, "rs"), options, frozenset({"jobs"}))
     assert (config.jobs, config.retries, config.trials) == (4, 3, 3)
     r = invoke(capsys, "run", "--resume", "rs", "--results", str(tmp_path), "--agent", "reference")
