@@ -34,18 +34,11 @@ def test_validate_counts_the_canaries_and_refuses_hidden_tests_no_canary_can_gua
         capsys, tmp_path, tiny_challenges):
     r, out = validate(capsys, tiny_challenges, tmp_path)
     assert "2/2 twinned" in out
-    for test in (tiny_challenges / "easy" / "adder" / "acceptance").glob("test_*.py"):
-        test.unlink()
-    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_truthy.py", """\
-        import adder
-
-
-        def test_add_is_truthy():
-            assert adder.add(1, 1)
-        """)
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_untwinned.py", "import adder\n" + "".join(
+        f"\n\ndef test_runs_{i}():\n    adder.add({i}, 1)\n" for i in range(7)))
     r, out = validate(capsys, tiny_challenges, tmp_path)
     assert r.exit_code == 1
-    assert "no canary test could be made" in out and "0/1 twinned" in out
+    assert "only 2 of 9 hidden tests are guarded by a canary" in out and "2/9 twinned" in out
 
 
 def test_a_hidden_test_the_reference_fails_is_reported(capsys, tmp_path, tiny_challenges):
