@@ -90,6 +90,12 @@ def _report(run: dict) -> None:
               f"{_total(trial['seed_score'])} verified {_total(trial['verified_score'])} hidden {rate}; "
               f"slowest step (s): " + ", ".join(f"{k} {v:.1f}" for k, v in slowest.items())
               + f"; trial {trial['duration_s']:.0f} s")
+        for name, cmds in steps.items():
+            for c in cmds:
+                if c["returncode"] != 0 or c["timed_out"]:
+                    print(f"    {name} failed: {c['command']}: {c.get('ending') or 'no ending recorded'}")
+        for failure in m.get("failures", []):
+            print(f"    measuring step {failure['step']} raised {failure['error']}")
 
 
 def _total(score: dict | None) -> str:

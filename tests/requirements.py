@@ -14,6 +14,7 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -141,7 +142,15 @@ def require(*needs: str) -> None:
 
 def jobs(sandbox: str = "none", wanted: int = 2) -> str:
     """The `--jobs` for a test of parallel trials: `wanted` where this machine keeps concurrent
-    trials apart in `sandbox`, else 1 (AgentBench refuses more there)."""
+    trials apart in `sandbox`, else 1 (AgentBench refuses more there). The tests' fake agents run
+    this interpreter: as root, a trial user that cannot reach it means trials run as root."""
     from agentbench import users
+    from agentbench.sandbox import TrialUser
 
-    return str(wanted) if users.isolation(sandbox).separated else "1"
+    if not users.isolation(sandbox).separated:
+        return "1"
+    if sandbox == "none" and users.trial_users_problem() is None:
+        probe = TrialUser(users.TRIAL_UID_BASE, users.TRIAL_UID_BASE)
+        if users.reachable(probe, Path(sys.executable), execute=True) is not None:
+            return "1"
+    return str(wanted)

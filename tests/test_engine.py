@@ -122,14 +122,22 @@ def test_ctrl_c_kills_the_running_agent_keeps_finished_trials_and_resume_runs_th
     results = tmp_path / "r"
     args = [sys.executable, "-m", "agentbench", *run_args(config, "slow", tiny_challenges, results,
                                                           "--trials", "4", "--run-id", "ctrl")]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # NOTE: a shell starting pytest in the background has SIGINT ignored, and children inherit
+    # that: the run must get Ctrl-C's default disposition whatever started the tests
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (marker.exists() and len(marker.read_text().split()) >= 2):
         time.sleep(0.05)
     time.sleep(0.3)
     interrupted = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # never leave it running for the next tests
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert time.monotonic() - interrupted < 20
     assert "resume" in err

@@ -5,9 +5,12 @@ hidden tests on some challenges). For each, every figure `build_comparison` repo
 here from the raw trial scores with NumPy and SciPy, never with agentbench.stats:
 
 - aggregates and their intervals over challenges (`scipy.stats.t.interval` on challenge means);
-- paired differences, their intervals (`scipy.stats.ttest_1samp(...).confidence_interval`) and
-  p-values (`scipy.stats.permutation_test`, exact, on the per-challenge differences);
-- Holm's adjustment over the pairs (written out here as the textbook step-down procedure);
+- paired differences and their p-values (`scipy.stats.ttest_1samp`; `scipy.stats.permutation_test`,
+  exact, when the differences never varied), pairs with fewer than 6 differing challenges entering
+  the family with p = 1;
+- Holm's adjustment over the pairs (written out here as the textbook step-down procedure), and
+  each pair's interval (`ttest_1samp(...).confidence_interval`) at the level Holm tested it at, so
+  it excludes 0 exactly when a winner is named;
 - the hidden-test solve-rate comparisons, the same way;
 - the conditional view's Welch-Satterthwaite intervals, and the power over challenges.
 """
@@ -63,6 +66,50 @@ def exact_sign_flip(diffs: np.ndarray) -> float:
                                       n_resamples=np.inf).pvalue)
 
 
+def paired_p(diffs: np.ndarray) -> float:
+    """The verdicts' test: a one-sample t test over challenges; the exact sign-flip test when the
+    differences never varied (a t statistic is infinite then)."""
+    if np.std(diffs, ddof=1) / math.sqrt(len(diffs)) <= 1e-12 * max(1.0, abs(diffs.mean())):
+        return exact_sign_flip(diffs)
+    return float(sps.ttest_1samp(diffs, 0.0).pvalue)
+
+
+def holm_levels_by_hand(p: list[float], alpha: float = 0.05) -> list[float]:
+    """The level Holm's step-down tested each hypothesis at (alpha / m for those never reached)."""
+    m = len(p)
+    levels = [alpha / m] * m
+    for step, i in enumerate(np.argsort(p, kind="stable")):
+        if p[i] >= alpha / (m - step):
+            break
+        levels[i] = alpha / (m - step)
+    return levels
+
+
+def informative(diffs: np.ndarray) -> bool:
+    """Whether a verdict is possible at all: at least 6 challenges on which the agents differ."""
+    return int(np.sum(np.abs(diffs) > 1e-9)) >= 6
+
+
+def check_family(tests, family_diffs: list[np.ndarray]) -> None:
+    """p-values, Holm, Holm-level t intervals and winners of one family against SciPy."""
+    entered = []
+    for test, diffs in zip(tests, family_diffs, strict=True):
+        assert test.difference == pytest.approx(diffs.mean())
+        assert test.p_value == pytest.approx(paired_p(diffs), rel=1e-9, abs=1e-12)
+        assert (test.wins, test.losses) == (np.sum(diffs > 1e-9), np.sum(diffs < -1e-9))
+        entered.append(paired_p(diffs) if informative(diffs) else 1.0)
+    levels = holm_levels_by_hand(entered)
+    for test, diffs, adjusted, level in zip(tests, family_diffs, holm_by_hand(entered), levels,
+                                            strict=True):
+        assert test.p_adjusted == pytest.approx(adjusted)
+        if not informative(diffs) or np.std(diffs) == 0:
+            assert test.winner is None
+            continue
+        ci = sps.ttest_1samp(diffs, 0.0).confidence_interval(1.0 - level)
+        assert (test.interval.low, test.interval.high) == pytest.approx((ci.low, ci.high))
+        assert (test.winner is not None) == (adjusted < 0.05) == (not test.interval.contains(0.0))
+
+
 @pytest.mark.parametrize("seed", DATASETS)
 def test_over_challenges_figures_match_scipy(seed):
     runs, scores, _ = dataset(seed)
@@ -72,35 +119,18 @@ def test_over_challenges_figures_match_scipy(seed):
         low, high = sps.t.interval(0.95, len(means) - 1, loc=np.mean(means), scale=sps.sem(means))
         assert agent.aggregate == pytest.approx(np.mean(means))
         assert (agent.interval.low, agent.interval.high) == pytest.approx((low, high))
-    raw = []
-    for v in c.verdicts:
-        diffs = np.array([np.mean(scores[v.a][k]) - np.mean(scores[v.b][k]) for k in scores[v.a]])
-        ci = sps.ttest_1samp(diffs, 0.0).confidence_interval(0.95)
-        assert v.score.difference == pytest.approx(diffs.mean())
-        assert (v.score.interval.low, v.score.interval.high) == pytest.approx((ci.low, ci.high))
-        assert v.score.p_value == pytest.approx(exact_sign_flip(diffs), abs=1e-12)
-        assert (v.score.wins, v.score.losses) == (np.sum(diffs > 0), np.sum(diffs < 0))
-        raw.append(v.score.p_value)
-    for v, adjusted in zip(c.verdicts, holm_by_hand(raw), strict=True):
-        assert v.score.p_adjusted == pytest.approx(adjusted)
-        significant = adjusted < 0.05 and not v.score.interval.contains(0.0)
-        assert (v.winner is not None) == significant
+    check_family([v.score for v in c.verdicts],
+                 [np.array([np.mean(scores[v.a][k]) - np.mean(scores[v.b][k]) for k in scores[v.a]])
+                  for v in c.verdicts])
 
 
 @pytest.mark.parametrize("seed", DATASETS)
 def test_hidden_test_comparisons_match_scipy(seed):
     runs, _, hidden = dataset(seed)
     c = build_comparison(runs)
-    raw = []
-    for v in c.verdicts:
-        diffs = np.array([np.mean(hidden[v.a][k]) - np.mean(hidden[v.b][k]) for k in hidden[v.a]])
-        assert v.hidden.difference == pytest.approx(diffs.mean())
-        assert v.hidden.p_value == pytest.approx(exact_sign_flip(diffs), abs=1e-12)
-        if np.std(diffs) > 0:
-            ci = sps.ttest_1samp(diffs, 0.0).confidence_interval(0.95)
-            assert (v.hidden.interval.low, v.hidden.interval.high) == pytest.approx((ci.low, ci.high))
-        raw.append(v.hidden.p_value)
-    assert [v.hidden.p_adjusted for v in c.verdicts] == pytest.approx(holm_by_hand(raw))
+    check_family([v.hidden for v in c.verdicts],
+                 [np.array([np.mean(hidden[v.a][k]) - np.mean(hidden[v.b][k]) for k in hidden[v.a]])
+                  for v in c.verdicts])
 
 
 def welch_by_hand(cells: list[list[float]]) -> tuple[float, float]:
@@ -143,6 +173,6 @@ def test_power_over_challenges_matches_the_formula(seed):
     se = math.sqrt(total / len(diffs))
     q = sps.t.ppf(1 - 0.05 / 3 / 2, len(diffs) - 1)
     expected = sps.norm.cdf(8.0 / se - q) + sps.norm.cdf(-8.0 / se - q)
-    if 2.0 ** (1 - len(diffs)) * 3 >= 0.05:
+    if len(diffs) < 6:  # fewer challenges than any verdict needs (stats.MIN_INFORMATIVE)
         expected = 0.0
     assert v.power.power_now == pytest.approx(expected, abs=1e-9)

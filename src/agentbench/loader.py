@@ -437,3 +437,18 @@ def select_challenges(
     wanted = None if language is None else canonical_language(language) or get_toolchain(language).name
     return tuple(c for c in picked if (tier is None or c.tier == tier)
                  and (wanted is None or c.language == wanted))
+
+
+def dump_challenge(fields: Mapping[str, Any]) -> str:
+    """A challenge's fields as YAML text in the order given (multi-line text as `|` blocks), for
+    the importers (`agentbench.formats`) to write what `load_challenge` reads."""
+
+    class _Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        style = "|" if "\n" in value and not any(c in value for c in "\r\t") else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    _Dumper.add_representer(str, text)
+    return yaml.dump(dict(fields), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)

@@ -236,6 +236,10 @@ class CommandResult:
     """Wall-clock seconds."""
     log: str
     """Log file, relative to the trial folder."""
+    ending: str = ""
+    """Why it ended, in words: `exited with status N`, `killed at its N s time limit`, `killed by
+    signal SIGKILL`, `could not start: ...`, `stopped by the harness: ...`, with any limit that
+    stopped or refused its processes and the output cap (empty in older records)."""
 
     @property
     def ok(self) -> bool:
@@ -394,6 +398,18 @@ class AcceptanceMeasurement:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StepFailure:
+    """A step of measuring that raised: its components count zero (see `metrics.steps`)."""
+
+    step: str
+    """Which step (`sources`, `hidden tests`, `build`, `own tests`, `coverage`, `quality`, ...)."""
+    error: str
+    """The exception, `Type: message`."""
+    traceback: str = ""
+    """Its traceback (the last lines; the whole one is in `logs/verifier-exception.log`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Measurements:
     """Everything measured about one trial's workspace."""
 
@@ -412,6 +428,10 @@ class Measurements:
     removed_symlinks: tuple[str, ...] = ()
     """Symlinks the agent left in its workspace (`name -> target`): none is measured (the snapshot
     keeps regular files only)."""
+    failures: tuple[StepFailure, ...] = ()
+    """Steps of measuring that raised on this workspace (their components count zero). Kept in a
+    scored record only when the harness's measuring of the challenge's reference works in this
+    run: the failure arose from the agent's files (see `agentbench.blame`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -466,6 +486,29 @@ class ChangeSummary:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AttemptSummary:
+    """An earlier attempt of a trial run with `--attempts 2` (the record itself is the last one)."""
+
+    attempt: int
+    """1-based attempt number."""
+    passed: bool
+    """Whether the attempt passed: every FAIL_TO_PASS and PASS_TO_PASS test, else every hidden
+    test, else (no hidden tests) every visible test."""
+    visible_passed: int = 0
+    """Visible tests (the challenge's test commands) that passed."""
+    visible_total: int = 0
+    """Visible tests counted."""
+    hidden_passed: int | None = None
+    """Hidden tests that passed (None: none)."""
+    hidden_total: int | None = None
+    """Hidden tests counted."""
+    agent_seconds: float = 0.0
+    """The agent's wall-clock time in this attempt."""
+    retried: bool = False
+    """Whether the agent was given the visible tests' output and another attempt."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrialRecord:
     """One agent on one challenge, once: what happened and how it scored."""
 
@@ -507,6 +550,8 @@ class TrialRecord:
     """What went wrong, for any status but completed."""
     changes: ChangeSummary | None = None
     """What the agent changed against the starting tree (None: not recorded)."""
+    attempts: tuple[AttemptSummary, ...] = ()
+    """Earlier attempts under `--attempts 2` (empty: one attempt, this record)."""
 
     def __post_init__(self) -> None:
         if self.trial < 1:

@@ -44,6 +44,8 @@ class RunConfig:
     trials: int = 1
     jobs: int = 1
     retries: int = 0
+    attempts: int = 1
+    """1, or 2: a second attempt with the visible tests' output when the first fails them."""
     rubric: str = "seed"
     model: str | None = None
     challenge_dirs: tuple[str, ...] = ()
@@ -68,6 +70,8 @@ class RunConfig:
         for name, value in (("trials", self.trials), ("jobs", self.jobs)):
             if value < 1:
                 raise UsageError(f"--{name} must be at least 1, got {value}")
+        if self.attempts not in (1, 2):
+            raise UsageError(f"--attempts must be 1 or 2, got {self.attempts}")
         self._choose_sandbox()
         if self.executor not in EXECUTORS:
             raise UsageError(f"unknown executor '{self.executor}'", f"use one of: {', '.join(EXECUTORS)}")
@@ -98,13 +102,15 @@ class RunConfig:
     def hidden_paths(self, db: str | None = None) -> tuple[Path, ...]:
         """What no trial may see (`Confinement.hidden`): every challenge folder (the built-in ones,
         `--challenges`, each selected challenge's own root) with the git folder holding it, the
+        repositories brownfield challenges start from (their later commits are the answers), the
         results folder and the database (`db`: as given to `agentbench run`), the cache."""
         from agentbench.loader import builtin_challenges_dir
         from agentbench.store.database import locate
         from agentbench.workspace import SHARED_CACHE, cache_dir, home_cache
 
         roots = [builtin_challenges_dir(), *map(Path, self.challenge_dirs),
-                 *(c.source_path.parents[1] for c in self.challenges)]
+                 *(c.source_path.parents[1] for c in self.challenges),
+                 *(c.workspace.repo for c in self.challenges if c.workspace and c.workspace.repo)]
         found = [*roots, *(g for root in roots for g in _git_dirs(Path(root).absolute())),
                  self.results_dir, cache_dir(), home_cache(), SHARED_CACHE]
         location = locate(db, self.results_dir)

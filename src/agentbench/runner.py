@@ -171,7 +171,8 @@ def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],
     configs = dict(config.agent_configs)
     models = tuple((a, config.model or (configs[a].model if a in configs else None), versions.get(a))
                    for a in config.agents)
-    extra = (("jobs", config.jobs), ("retries", config.retries), ("executor", config.executor))
+    extra = (("jobs", config.jobs), ("retries", config.retries), ("executor", config.executor),
+             *((("attempts", config.attempts),) if config.attempts > 1 else ()))
     return replace(info_from_plan(plan, config.results_dir, status="running", extra=extra),
                    agent_models=models, isolation=isolation, agentbench_version=__version__)
 
@@ -233,15 +234,16 @@ def check_isolation(config: RunConfig, progress: Progress) -> RunConfig:
     unreachable = _unreachable(config) if problem is None else None
     if unreachable:
         config = replace(config, trial_users_off=f"the trial user cannot reach {unreachable}")
+    isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
+    refused = isolation.jobs_problem(config.jobs)
+    if refused:  # before anything else is printed
+        raise UsageError(refused, isolation.hint or "use --jobs 1")
+    if unreachable:
         progress.note(f"warning: trials run as root, not as their own user: {unreachable}; make it "
                       "enterable (e.g. `chmod o+x` on that folder) or install it outside root's home")
-    else:
+    elif problem is None:
         for note in reach_notes():
             progress.note(note)
-    isolation = users.isolation(config.sandbox, config.limits, without_users=config.trial_users_off)
-    problem = isolation.jobs_problem(config.jobs)
-    if problem:
-        raise UsageError(problem, isolation.hint or "use --jobs 1")
     progress.note(f"isolation per trial: {isolation.label}: {isolation.summary}")
     for note in isolation.notes:
         progress.note(f"  {note}")

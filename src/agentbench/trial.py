@@ -4,23 +4,24 @@ Everything a trial can do wrong becomes data in its record, never the end of the
 - the agent's failures are the agent's (`agent_error`, `timeout`: scored);
 - the infrastructure's failures (an adapter saying so, a harness `OSError`) are `infra_error`:
   retried, left out of the scores;
-- an exception while measuring is `verifier_error`, with its traceback in the trial's logs.
+- a step of measuring that raises counts zero (`metrics.steps`); the trial is the agent's result
+  when the harness measures the challenge's reference cleanly in this run, and `verifier_error`
+  (retried, left out) only when that fails too (`agentbench.blame`).
 When the agent stops, the harness takes one snapshot of the workspace (`agentbench.snapshot`: regular
 files only, bounded, in a folder the trial cannot write; what it skipped goes into the record's `cut`).
 Every measurement reads that snapshot or a fresh copy of it, and the `workspace/` archive is made from
 it *before* measuring, so `regrade` measures exactly what was measured.
-Only the harness excuses a trial: the agent's files can make no step fail (the snapshot holds nothing
-but bounded regular files), and an adapter calls a run the infrastructure's only on its own evidence.
+Only the harness excuses a trial: the snapshot holds nothing but bounded regular files, a measuring
+step that raises anyway is blamed on the harness only on the harness's own evidence, and an adapter
+calls a run the infrastructure's only on its own evidence.
 A cancelled run (Ctrl-C) raises `Cancelled` out of the trial: nothing half-measured is recorded.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import secrets
 import shutil
-import tempfile
 import threading
 import time
 import traceback
@@ -34,10 +35,15 @@ from agentbench.adapters.registry import get_adapter
 from agentbench.adapters.trajectory import FILE_NAME as TRAJECTORY_FILE
 from agentbench.adapters.trajectory import dumps as dump_trajectory
 from agentbench.adapters.transcripts import build_trajectory, parser_name
+from agentbench.attempts import combine, feedback_prompt, visible_passed
+from agentbench.attempts import summary as attempt_summary
+from agentbench.blame import reference_verdict
 from agentbench.errors import AgentBenchError, Interrupted
-from agentbench.metrics import measure
+from agentbench.metrics import failed_measurements, measure
+from agentbench.metrics.steps import INFRA_ERRNOS, Steps, summary  # noqa: F401 (re-exported)
 from agentbench.models import (
     AdapterResult,
+    AttemptSummary,
     Challenge,
     ChangeSummary,
     Measurements,
@@ -54,6 +60,7 @@ from agentbench.starting import close_workspace, restore_protected, seed_workspa
 from agentbench.store import write_atomic
 from agentbench.toolchains import MeasureContext, get_toolchain
 from agentbench.toolchains.canaries import HiddenCatalog, expected_tests
+from agentbench.trash import trial_folder
 from agentbench.users import give, trial_user
 from agentbench.workspace import TrialDirs, archive_workspace, cache_dir, copy_tree, make_trial_dirs
 
@@ -93,10 +100,11 @@ class RunShared:
 
 
 def attempts(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Cancel) -> TrialRecord:
-    """Run a trial, again up to `retries` times while it ends in an infrastructure error."""
+    """Run a trial, again up to `retries` times while it ends excused (infrastructure or verifier
+    error)."""
     for _ in range(config.retries):
         record = run_trial(spec, config, shared, cancel)
-        if record.status != TrialStatus.INFRA_ERROR:
+        if record.status not in (TrialStatus.INFRA_ERROR, TrialStatus.VERIFIER_ERROR):
             return record
     return run_trial(spec, config, shared, cancel)
 
@@ -111,31 +119,110 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
         base = replace(base, isolation=_isolation_label(adapter, shared))
         users = (trial_user(required=True) if config.trial_users_off is None
                  else contextlib.nullcontext(None))
-        with users as user, tempfile.TemporaryDirectory(prefix="agentbench-trial-",
-                                                        ignore_cleanup_errors=True) as tmp:
+        with users as user, trial_folder("agentbench-trial-") as tmp:
             dirs = make_trial_dirs(Path(tmp), user)
             pristine = seed_workspace(spec.challenge, dirs.workspace, cache_dir())
             give(dirs.user, (dirs.workspace,))
             trial_dir.mkdir(parents=True, exist_ok=True)
             (trial_dir / "prompt.md").write_text(spec.challenge.prompt, encoding="utf-8")
             agent, seconds = _timed_agent(adapter, spec, config, (dirs, shared.hidden_paths), trial_dir, cancel)
+            if config.attempts > 1:
+                agent, seconds, first = _second_attempt(adapter, spec, (config, shared, cancel), dirs,
+                                                        trial_dir, (agent, seconds, pristine))
+                base = replace(base, attempts=(first,))
             keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
-            snapshot = take_snapshot(dirs.workspace, dirs.base / f"snapshot-{secrets.token_hex(8)}")
-            base = replace(base, cut=(*snapshot.notes(),
-                                      *archive_workspace(snapshot.root, trial_dir / "workspace")))
-            base = replace(base, changes=close_workspace(spec.challenge, trial_dir, pristine,
-                                                         live=dirs.workspace, measured=snapshot.root))
-            measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, cancel),
-                                snapshot)
+            base, measured = _after_agent(base, _context(spec, config, shared, dirs, trial_dir, cancel),
+                                          spec.challenge, pristine)
             cancel.check()
     except (AgentBenchError, OSError) as exc:
         cancel.check()
         return base.build(TrialStatus.INFRA_ERROR, None, None, config, f"{type(exc).__name__}: {exc}")
-    if isinstance(measured, str):
-        return base.build(TrialStatus.VERIFIER_ERROR, agent, None, config, measured, seconds)
-    return base.build(_status(agent), agent, measured, config, agent.error, seconds)
+    return _judged(base, (spec, config, shared, cancel), agent, measured, seconds)
+
+
+def _after_agent(base: _Record, ctx: MeasureContext, challenge: Challenge,
+                 pristine: Path | None) -> tuple[_Record, Measurements]:
+    """Snapshot, archive, changes and measuring, each step guarded (`metrics.steps`): a step that
+    raises counts zero and is recorded; `_judged` decides whose fault it was."""
+    steps = Steps(ctx.logs)
+    snapshot = steps.run("snapshot", lambda: take_snapshot(
+        ctx.dirs.workspace, ctx.dirs.base / f"snapshot-{secrets.token_hex(8)}"), lambda: None)
+    if snapshot is None:
+        return base, failed_measurements(challenge, ctx, tuple(steps.failures))
+    archived: tuple[str, ...] = tuple(steps.run(
+        "archive", lambda: archive_workspace(snapshot.root, ctx.trial_dir / "workspace"), list))
+    base = replace(base, cut=(*snapshot.notes(), *archived))
+    changes = steps.run("changes", lambda: close_workspace(
+        challenge, ctx.trial_dir, pristine, live=ctx.dirs.workspace, measured=snapshot.root), lambda: None)
+    if changes is None:  # NOTE: protected files may not be restored: nothing is measured
+        return base, failed_measurements(challenge, ctx, tuple(steps.failures))
+    base = replace(base, changes=changes)
+    return base, _measure(challenge, ctx, snapshot, steps)
+
+
+def _judged(base: _Record, run: tuple[TrialSpec, RunConfig, RunShared, Cancel | None],
+            agent: AdapterResult, measured: Measurements, seconds: float | None) -> TrialRecord:
+    """The record of a measured trial. A step of measuring that raised is the agent's result
+    (scored, the step's components zero) unless the harness's measuring fails on the challenge's
+    reference in this run too: then `verifier_error` (see `agentbench.blame`)."""
+    spec, config, _, _ = run
+    if not measured.failures:
+        return base.build(_status(agent), agent, measured, config, agent.error, seconds)
+    verdict = reference_verdict(str(config.run_dir.root), spec.challenge.id,
+                                lambda: _measure_reference(*run))
+    what = f"measuring failed ({summary(measured.failures)})"
+    if not verdict.works:
+        return base.build(TrialStatus.VERIFIER_ERROR, agent, None, config,
+                          f"{what}; {verdict.evidence}", seconds)
+    error = f"{what}; {verdict.evidence}: those components count zero"
+    return base.build(_status(agent), agent, measured, config,
+                      f"{agent.error}; {error}" if agent.error else error, seconds)
+
+
+def _measure_reference(spec: TrialSpec, config: RunConfig, shared: RunShared,
+                       cancel: Cancel | None) -> Measurements:
+    """Measure the challenge's reference solution (its starting workspace when it has none) as a
+    trial's workspace is measured in this run: its logs in the run's `logs/reference-check/`."""
+    challenge = spec.challenge
+    logs = config.run_dir.root / "logs" / "reference-check" / challenge.id
+    users = (trial_user(required=True) if config.trial_users_off is None
+             else contextlib.nullcontext(None))
+    with users as user, trial_folder("agentbench-reference-check-") as tmp:
+        dirs = make_trial_dirs(Path(tmp), user)
+        seed_workspace(challenge, dirs.workspace, cache_dir())
+        if challenge.reference_dir is not None:
+            copy_tree(challenge.reference_dir, dirs.workspace)
+        give(dirs.user, (dirs.workspace,))
+        return _measure(challenge, _context(spec, config, shared, dirs, logs, cancel))
+
+
+def _second_attempt(adapter: AgentAdapter, spec: TrialSpec, run: tuple[RunConfig, RunShared, Cancel],
+                    dirs: TrialDirs, trial_dir: Path,
+                    done: tuple[AdapterResult, float, Path | None]) -> tuple[AdapterResult, float, AttemptSummary]:
+    """Measure the first attempt (logs in `attempt-1/`); when its visible tests fail, prompt the
+    agent again in the same workspace with their output (logs in `attempt-2/`)."""
+    config, shared, cancel = run
+    agent, seconds, pristine = done
+    folder = trial_dir / "attempt-1"
+    snapshot = take_snapshot(dirs.workspace, dirs.base / f"snapshot-{secrets.token_hex(8)}")
+    restore_protected(spec.challenge, snapshot.root, pristine)
+    measured = _measure(spec.challenge, _context(spec, config, shared, dirs, folder, cancel), snapshot)
+    cancel.check()
+    failed = bool(measured.failures)  # NOTE: measuring the first attempt failed: no feedback to give
+    stop = failed or visible_passed(measured) or agent.timed_out or agent.infra_error
+    first = attempt_summary(None if failed else measured, seconds, retried=not stop)
+    if stop:
+        return agent, seconds, first
+    output = "\n".join((folder / c.log).read_text(encoding="utf-8", errors="replace")
+                       for c in measured.tests.commands if (folder / c.log).is_file())
+    prompt = feedback_prompt(spec.challenge, output)
+    (trial_dir / "prompt-2.md").write_text(prompt, encoding="utf-8")
+    again = replace(spec, challenge=replace(spec.challenge, prompt=prompt))
+    second, more = _timed_agent(adapter, again, config, (dirs, shared.hidden_paths),
+                                trial_dir / "attempt-2", cancel)
+    return combine(agent, second), round(seconds + more, 3), first
 
 
 def keep_trajectory(parser: str | None, spec: TrialSpec, trial_dir: Path,
@@ -218,32 +305,14 @@ def _call_adapter(adapter: AgentAdapter, challenge: Challenge, workspace: Path,
     return result
 
 
-INFRA_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EMFILE, errno.ENFILE,
-                          errno.ENOMEM, errno.EIO})
-"""OSErrors that are the machine's (disk full, read-only, out of descriptors...): infra_error."""
-
-
-def _measure(challenge: Challenge, ctx: MeasureContext, snapshot: Snapshot | None = None) -> Measurements | str:
-    """Measure `snapshot` (default: one taken now of `ctx`'s workspace); an exception is this trial's
-    verifier error (traceback in the logs), or, for the machine's own failures (INFRA_ERRNOS),
-    re-raised as the infrastructure's."""
-    try:
-        return measure(challenge, ctx, snapshot=snapshot)
-    except Interrupted:
-        raise
-    except OSError as exc:
-        if exc.errno in INFRA_ERRNOS:
-            raise
-        return _verifier_error(ctx, exc)
-    except Exception as exc:
-        return _verifier_error(ctx, exc)
-
-
-def _verifier_error(ctx: MeasureContext, exc: Exception) -> str:
-    with contextlib.suppress(OSError):
-        (ctx.logs() / "verifier-exception.log").write_text(traceback.format_exc(), encoding="utf-8",
-                                                          errors="backslashreplace")
-    return f"measuring failed: {type(exc).__name__}: {exc}"
+def _measure(challenge: Challenge, ctx: MeasureContext, snapshot: Snapshot | None = None,
+             steps: Steps | None = None) -> Measurements:
+    """Measure `snapshot` (default: one taken now of `ctx`'s workspace). A step that raises counts
+    zero and is recorded in `failures` (traceback in the logs); so does an exception outside any
+    step (then nothing is measured). The machine's own failures (INFRA_ERRNOS) are re-raised."""
+    steps = steps or Steps(ctx.logs)
+    return steps.run("measuring", lambda: measure(challenge, ctx, snapshot=snapshot, steps=steps),
+                     lambda: failed_measurements(challenge, ctx, tuple(steps.failures)))
 
 
 def _status(result: AdapterResult) -> TrialStatus:
@@ -269,6 +338,7 @@ class _Record:
     isolation: str
     cut: tuple[str, ...] = ()
     changes: ChangeSummary | None = None
+    attempts: tuple[AttemptSummary, ...] = ()
 
     def build(self, status: TrialStatus, adapter: AdapterResult | None,
               measurements: Measurements | None, config: RunConfig, error: str | None,
@@ -285,6 +355,7 @@ class _Record:
             language=self.spec.challenge.language,
             duration_s=round(time.monotonic() - self.clock, 3), logs_dir=self.logs_dir,
             isolation=self.isolation, error=error, cut=self.cut, changes=self.changes,
+            attempts=self.attempts,
         )
 
     def _score(self, measurements: Measurements, seconds: float, timed_out: bool, rubric: str) -> Any:
@@ -318,7 +389,7 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
                             trial_dir)
     users = (trial_user(required=True) if config.trial_users_off is None
              else contextlib.nullcontext(None))
-    with users as user, tempfile.TemporaryDirectory(prefix="agentbench-regrade-") as tmp:
+    with users as user, trial_folder("agentbench-regrade-") as tmp:
         dirs = make_trial_dirs(Path(tmp), user)  # NOTE: the agent's code runs again: as its trial user
         if (trial_dir / "workspace").is_dir():
             copy_tree(trial_dir / "workspace", dirs.workspace)
@@ -329,9 +400,8 @@ def regrade_trial(record: TrialRecord, spec: TrialSpec, config: RunConfig, share
         measured = _measure(spec.challenge, _context(spec, config, shared, dirs, trial_dir, None))
     base = _Record(spec=spec, started_at=record.started_at, clock=time.monotonic() - record.duration_s,
                    logs_dir=record.logs_dir, isolation=record.isolation, cut=record.cut,
-                   changes=record.changes)
-    if isinstance(measured, str):
-        return base.build(TrialStatus.VERIFIER_ERROR, record.adapter, None, config, measured,
-                          record.agent_seconds)
+                   changes=record.changes, attempts=record.attempts)
+    if measured.failures:
+        return _judged(base, (spec, config, shared, None), record.adapter, measured, record.agent_seconds)
     status = record.status if record.status != TrialStatus.VERIFIER_ERROR else _status(record.adapter)
     return base.build(status, record.adapter, measured, config, record.error, record.agent_seconds)

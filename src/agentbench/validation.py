@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentbench.metrics.change import set_problems
+from agentbench.formats.base import append_sets
+from agentbench.metrics.change import computed_sets, set_problems
 from agentbench.models import Challenge, TrialRecord
 from agentbench.runner import Progress, RunConfig, execute, prepare_shared
 from agentbench.toolchains import MeasureContext, get_toolchain
@@ -50,7 +51,8 @@ def lint_challenge(challenge: Challenge) -> tuple[str, ...]:
     """Static checks: unasked-for files, missing reference or hidden tests, then the language's own."""
     problems = [f"expected file '{f}' is never mentioned in the prompt"
                 for f in challenge.expected_files if f not in challenge.prompt
-                and Path(f).name not in challenge.prompt]
+                and Path(f).name not in challenge.prompt
+                and challenge.workspace is None]  # NOTE: a brownfield task's files are given
     if challenge.reference_dir is None:
         problems.append("no reference solution (add a reference/ folder beside the YAML)")
     if challenge.acceptance is None:
@@ -58,9 +60,11 @@ def lint_challenge(challenge: Challenge) -> tuple[str, ...]:
     return (*problems, *get_toolchain(challenge.language).lint(challenge))
 
 
-def validate(challenges: Sequence[Challenge], *, results_dir: Path, run_id: str,
-             jobs: int = 1, repeats: int = 3, progress: Progress | None = None) -> tuple[ChallengeVerdict, ...]:
-    """Run `reference` and `noop` on every challenge, then judge each one."""
+def validate(challenges: Sequence[Challenge], *, results_dir: Path, run_id: str,  # noqa: PLR0913 - keyword-only options
+             jobs: int = 1, repeats: int = 3, progress: Progress | None = None,
+             write_sets: bool = False) -> tuple[ChallengeVerdict, ...]:
+    """Run `reference` and `noop` on every challenge, then judge each one (`write_sets`: a
+    brownfield challenge without FAIL_TO_PASS / PASS_TO_PASS gets the computed ones written)."""
     config = RunConfig(agents=("reference", "noop"), challenges=tuple(challenges),
                        results_dir=results_dir, run_id=run_id, jobs=jobs, retries=1,
                        challenge_dirs=())
@@ -70,19 +74,20 @@ def validate(challenges: Sequence[Challenge], *, results_dir: Path, run_id: str,
     return tuple(
         _judge(c, by_key.get(("reference", c.id)), by_key.get(("noop", c.id)),
                _flaky_tests(c, by_key.get(("reference", c.id)), outcome.run_dir, repeats, shared),
-               shared.hidden.get(c.id), outcome.run_dir)
+               shared.hidden.get(c.id), (outcome.run_dir, write_sets))
         for c in challenges
     )
 
 
 def _judge(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | None,
-           flaky: tuple[str, ...], catalog: HiddenCatalog | None, run_dir: Path) -> ChallengeVerdict:
+           flaky: tuple[str, ...], catalog: HiddenCatalog | None,
+           run: tuple[Path, bool]) -> ChallengeVerdict:
     problems = [*lint_challenge(challenge),
                 *_check_reference(ref, brownfield=challenge.workspace is not None)]
     if challenge.workspace is None:
         problems += _check_noop(noop)
     else:
-        problems += _check_change(challenge, ref, noop, run_dir)
+        problems += _check_change(challenge, ref, noop, *run)
     problems += [f"flaky hidden test: {name}" for name in flaky]
     if challenge.acceptance is not None and challenge.reference_dir is not None:
         problems += canary_problems(catalog)
@@ -122,15 +127,22 @@ def _check_noop(trial: TrialRecord | None) -> list[str]:
 
 
 def _check_change(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | None,
-                  run_dir: Path) -> list[str]:
+                  run_dir: Path, write_sets: bool = False) -> list[str]:
     """A brownfield challenge: the reference leaves protected files alone, the FAIL_TO_PASS and
     PASS_TO_PASS sets hold (noop is the starting tree), and noop scores nothing verified."""
     if ref is None or noop is None or noop.verified_score is None:
         return [f"noop: no score ({noop.error if noop else 'not run'})"]
     problems = [f"the reference changes protected file {note}"
                 for note in (ref.changes.protected if ref.changes else ())]
-    problems += set_problems(challenge, _outcomes(run_dir, noop), _outcomes(run_dir, ref))
-    if noop.verified_score.total > NOOP_MAX_SCORE:
+    start, changed = _outcomes(run_dir, noop), _outcomes(run_dir, ref)
+    written = False
+    if write_sets and not challenge.fail_to_pass and not challenge.pass_to_pass:
+        f2p, p2p = computed_sets(start, changed)
+        if f2p:  # NOTE: noop's verified score is then 0 by construction: every F2P fails on it
+            append_sets(challenge.source_path, f2p, p2p)
+            challenge, written = replace(challenge, fail_to_pass=f2p, pass_to_pass=p2p), True
+    problems += set_problems(challenge, start, changed)
+    if not written and noop.verified_score.total > NOOP_MAX_SCORE:
         problems.append(f"noop scored {noop.verified_score.total:.1f} under the verified rubric, "
                         f"expected <= {NOOP_MAX_SCORE:g}")
     return problems

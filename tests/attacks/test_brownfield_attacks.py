@@ -43,6 +43,14 @@ elif mode == "history":
     if "min(high" in found:
         src = open("src/mathy/__init__.py").read()
         put("src/mathy/__init__.py", src.replace("return max(low, x)", "return min(high, max(low, x))"))
+elif mode == "host-repo":
+    repo = REPO  # NOTE: known to the attacker; written into its source, not its argv
+    found = sh("git", "-C", repo, "log", "--all", "-p") + sh("cat", repo + "/src/mathy/__init__.py")
+    found += sh("grep", "-r", "-a", "min(high", repo)
+    put("found.txt", found)
+    if "min(high" in found:
+        src = open("src/mathy/__init__.py").read()
+        put("src/mathy/__init__.py", src.replace("return max(low, x)", "return min(high, max(low, x))"))
 elif mode == "git-writer":
     put(".git/refs/heads/fix", "0" * 40 + "\n")
     put(".git/hooks/post-checkout", "#!/bin/sh\necho pwned > /tmp/pwned\n")
@@ -51,7 +59,7 @@ elif mode == "git-writer":
     put(".git/info/exclude", "*\n")
 '''
 
-AGENTS = ("edit-tests", "delete-tests", "history", "git-writer")
+AGENTS = ("edit-tests", "delete-tests", "history", "git-writer", "host-repo")
 
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
@@ -61,7 +69,8 @@ def attacked(request: pytest.FixtureRequest, shared_folder: Path) -> tuple[Path,
     folder.mkdir()
     challenges = make_challenge(folder / "challenges")
     script = folder / "agent.py"
-    script.write_text(AGENT)
+    repo = folder / "clamp-repo"  # NOTE: the repository the challenge starts from (make_challenge)
+    script.write_text(f"REPO = {str(repo)!r}\n" + AGENT)
     config = folder / "agents.toml"
     config.write_text("".join(f'[agents.{name}]\nadapter = "command"\n'
                               f'command = ["{sys.executable}", "{script}", "{name}"]\n'
@@ -108,6 +117,13 @@ def test_the_repository_history_holds_no_later_commit(attacked) -> None:
     assert "Starting tree" in found  # it did read the repository
     assert SECRET not in found and "min(high" not in found
     assert records["history"].changes.files_changed == 1  # found.txt only
+
+
+def test_the_source_repository_on_the_host_is_out_of_reach(attacked) -> None:
+    run, records = attacked
+    _gains_nothing(records, "host-repo")
+    found = (run / records["host-repo"].logs_dir / "workspace" / "found.txt").read_text()
+    assert SECRET not in found and "min(high" not in found
 
 
 def test_writing_into_git_gains_nothing_and_is_recorded(attacked) -> None:

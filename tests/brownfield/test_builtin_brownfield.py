@@ -9,8 +9,10 @@ import pytest
 
 from agentbench.loader import discover_challenges
 from tests.cli.helpers import invoke
+from tests.requirements import jobs
 
-BROWNFIELD = ("medium/py-ledger-fix", "medium/ts-querystring-fix", "medium/go-lru-fix")
+BROWNFIELD = ("medium/py-ledger-fix", "medium/ts-querystring-fix", "medium/go-lru-fix",
+              "medium/py-ledger-monthly")
 
 
 def test_one_per_language_with_protected_tests_and_sets() -> None:
@@ -23,9 +25,10 @@ def test_one_per_language_with_protected_tests_and_sets() -> None:
         assert c.workspace.folder is not None and c.reference_dir is not None
 
 
+@pytest.mark.needs("node22", "go")
 def test_every_builtin_brownfield_challenge_validates(capsys: pytest.CaptureFixture[str],
                                                      tmp_path: Path) -> None:
     r = invoke(capsys, "validate", *BROWNFIELD, "--results", str(tmp_path), "--repeats", "1",
-               "--jobs", "2")
+               "--jobs", jobs())
     assert r.exit_code == 0, r.out[-3000:] + r.err[-2000:]
-    assert "3 valid, 0 invalid" in " ".join(r.out.split())
+    assert "4 valid, 0 invalid" in " ".join(r.out.split())

@@ -49,3 +49,23 @@ def test_reference_and_noop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     page = Client(make_app(results)).get("/runs/r/trials/reference/medium/clamp/1").get_data(as_text=True)
     assert 'id="changes"' in page and "+1</span>" in page
     assert "return min(high, max(low, x))" in page
+
+
+def test_regrade_puts_protected_files_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import sys
+
+    root = make_challenge(tmp_path / "challenges", use_git=False)
+    script = tmp_path / "agent.py"
+    script.write_text("open('tests/test_mathy.py', 'w').write('def test_ok():\\n    pass\\n')\n")
+    config = tmp_path / "agents.toml"
+    config.write_text(f'[agents.cheat]\nadapter = "command"\ncommand = ["{sys.executable}", "{script}"]\n')
+    results = tmp_path / "results"
+    args = ("--challenges", str(root), "--results", str(results))
+    assert invoke(capsys, "run", "--agent", "cheat", "--challenge", "medium/clamp", "--agents-config",
+                  str(config), "--run-id", "r", *args).exit_code == 0
+    (before,) = loads_run((results / "cheat.json").read_text()).trials
+    r = invoke(capsys, "regrade", "r", "--results", str(results))
+    assert r.exit_code == 0, r.err
+    (after,) = loads_run((results / "r" / "cheat.json").read_text()).trials
+    assert before.changes.protected == after.changes.protected == ("tests/test_mathy.py (modified)",)
+    assert after.measurements.tests.total == before.measurements.tests.total == 2

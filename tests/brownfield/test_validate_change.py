@@ -11,11 +11,12 @@ from agentbench.metrics.change import computed_sets, set_problems
 from agentbench.models import Challenge, Rubric
 from tests.brownfield.fixtures import make_challenge
 from tests.cli.helpers import invoke
+from tests.requirements import jobs
 
 
 def _validate(capsys: pytest.CaptureFixture[str], root: Path, tmp_path: Path) -> tuple[int, str]:
     r = invoke(capsys, "validate", "medium/clamp", "--challenges", str(root), "--results",
-               str(tmp_path / "v"), "--repeats", "1", "--jobs", "2")
+               str(tmp_path / "v"), "--repeats", "1", "--jobs", jobs())
     return r.exit_code, " ".join((r.out + r.err).split())
 
 

@@ -34,8 +34,9 @@ def test_a_foreign_json_is_not_an_agentbench_results_file(capsys, tmp_path):
     assert "no schema_version" in r.err and "None" not in r.err
 
 
-def test_agents_gives_the_install_command_of_every_cli(capsys, monkeypatch):
+def test_agents_gives_the_install_command_of_every_cli(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("AGENTBENCH_TOOLS", str(tmp_path / "no-tools"))  # agents looks there too
     r = invoke(capsys, "agents", "--json")
     assert r.exit_code == 0
     rows = {row["name"]: row for row in json.loads(r.out)}

@@ -78,7 +78,7 @@ def test_resume_runs_only_unfinished_trials(capsys, tmp_path: Path, tiny_challen
         (["run", "--challenge", "easy/password-gen"], "no agent given"),
         (["run", "--agent", "noop", "--challenge", "easy/nope"], "no such challenge 'easy/nope'"),
         (["run", "--resume", "missing-run"], "is not a run folder"),
-        (["regrade", "missing-run"], "is not a run folder"),
+        (["regrade", "missing-run"], "no run 'missing-run'"),
         (["run", "--agent", "noop", "--tier", "easy", "--jobs", "0"], "--jobs"),
         (["run", "--agent", "noop", "--tier", "easy", "--trials", "-1"], "--trials"),
         (["run", "--agent", "noop", "--tier", "bogus"], "--tier"),

@@ -44,7 +44,8 @@ def in_terminal(args: list[str], cwd: Path) -> list[str]:
     os.close(master)
     assert proc.wait(timeout=300) == 0, b"".join(chunks).decode(errors="replace")[-2000:]
     text = ANSI.sub("", b"".join(chunks).decode("utf-8", errors="replace"))
-    return text.replace("\r\n", "\n").split("\n")
+    # a carriage return sends the cursor back: what follows the last one is what the line shows
+    return [line.rsplit("\r", 1)[-1] for line in text.replace("\r\n", "\n").split("\n")]
 
 
 @pytest.fixture(scope="module")
@@ -68,13 +69,19 @@ COMMANDS = [
     ["show", "{run}", "--results", "{results}"],
     ["history", "noop", "--results", "{results}"],
     ["compare", "{results}/{run}/reference.json", "{results}/{run}/noop.json"],
+    ["show", "latest", "--results", "{results}"],
+    ["doctor", "--agent", "reference"],
+    # last: a second run, whose isolation header and "replaced ..." lines must wrap too
+    ["run", "--agent", "noop", "--challenge", "easy/adder", "--challenges", "{challenges}",
+     "--results", "{results}"],
 ]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
 def test_fits_80_columns_with_ids_whole(command: list[str], results: tuple[Path, str]) -> None:
     folder, run_id = results
-    args = [part.format(results=folder, run=run_id) for part in command]
+    args = [part.format(results=folder, run=run_id, challenges=folder.parent / "challenges")
+            for part in command]
     lines = in_terminal(args, folder.parent)
     too_wide = [line for line in lines if len(line.rstrip()) > COLUMNS]
     assert not too_wide, "\n".join(too_wide)
@@ -85,5 +92,7 @@ def test_fits_80_columns_with_ids_whole(command: list[str], results: tuple[Path,
         assert "reference/easy/adder/1" in text and "noop/easy/adder/1" in text, text
     if command[0] == "compare":
         assert re.search(r"\breference\b", text) and re.search(r"\bnoop\b", text), text
+    if command[0] == "run":
+        assert "isolation per trial" in text and f"replaced {folder / 'noop.json'}" in " ".join(text.split())
     if command[0] == "list":
         assert "easy/contacts-api" in text and "medium/bank-ledger" in text, text

@@ -28,6 +28,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("agentbench.cli.listing", "List the available challenges."),
     "run": ("agentbench.cli.run", "Run agents on challenges, score them, write results."),
     "validate": ("agentbench.cli.validate", "Check that challenges are fair: reference passes, noop fails."),
+    "import": ("agentbench.cli.importing", "Convert a local copy of a suite (Exercism, SWE-style) into challenges."),
+    "new": ("agentbench.cli.new", "Scaffold a challenge from your own git repository."),
     "regrade": ("agentbench.cli.regrade", "Re-measure and re-score a run's kept workspaces."),
     "doctor": ("agentbench.cli.doctor", "Check the machine and each agent CLI's wiring (no API key)."),
     "agents": ("agentbench.cli.agents", "List agent adapters, whether their CLI is installed, versions."),

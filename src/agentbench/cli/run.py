@@ -36,6 +36,9 @@ from agentbench.store import RunDir
               help="Trials run at once.")
 @click.option("--retries", type=click.IntRange(min=0), default=1, show_default=True,
               help="Retries of a trial that hit an infrastructure error.")
+@click.option("--attempts", type=click.IntRange(min=1, max=2), default=1, show_default=True,
+              help="2: when the first attempt fails the visible tests, prompt the agent again in "
+                   "the same workspace with their output (pass rate 1 and 2 are reported).")
 @click.option("--rubric", type=click.Choice(sorted(RUBRICS)), default="seed", show_default=True,
               help="Score weighting: the seed's, or `verified` (every seed component x the hidden-test "
                    "pass rate). Both are always recorded.")
@@ -118,6 +121,7 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
         agents=agents, challenges=picked, results_dir=results_dir,
         run_id=options["run_id"] or new_run_id(agents), trials=options["trials"],
         jobs=options["jobs"], retries=options["retries"], rubric=options["rubric"],
+        attempts=options["attempts"],
         model=options["model"], challenge_dirs=tuple(str(Path(d).absolute()) for d in options["challenge_dirs"]),
         sandbox=sandbox_named(options["sandbox"]), agent_timeout_s=options["agent_timeout"],
         executor=options["executor"], executor_address=options["executor_address"], agents_config=str(config_path.resolve()) if config_path else None,
@@ -207,7 +211,8 @@ def resume_with_options(config: RunConfig, options: dict[str, Any], given: froze
     if options["output"] and len(config.agents) > 1:
         raise UsageError("--output takes one agent", "drop --output: each agent gets RESULTS/<agent>.json")
     return replace(config, jobs=options["jobs"], retries=options["retries"],
-                   executor=options["executor"], executor_address=options["executor_address"])
+                   executor=options["executor"], executor_address=options["executor_address"],
+                   attempts=options["attempts"])
 
 
 def _print_summary(outcome: RunOutcome) -> None:

@@ -174,12 +174,37 @@ def _change_facts(record: Any) -> list[tuple[str, str]]:
             facts.append(("protected files changed (measured as given)", ", ".join(c.protected)))
         if c.git_dir:
             facts.append(("written in .git (put back before measuring)", ", ".join(c.git_dir)))
+    for a in record.attempts:
+        facts.append((f"attempt {a.attempt}", f"{'passed' if a.passed else 'failed'}; visible tests "
+                                              f"{a.visible_passed}/{a.visible_total}; "
+                                              + ("prompted again with their output (prompt-2.md)"
+                                                 if a.retried else "no second attempt")))
     sets = record.measurements.acceptance.sets if record.measurements and record.measurements.acceptance else None
     if sets is not None:
         facts.append(("change sets", f"FAIL_TO_PASS {sets.fail_to_pass_passed}/{sets.fail_to_pass}, "
                                      f"PASS_TO_PASS {sets.pass_to_pass_passed}/{sets.pass_to_pass} "
                                      f"({'resolved' if sets.resolved else 'not resolved'})"))
     return facts
+
+
+def _measuring_facts(record: Any) -> list[tuple[str, str]]:
+    """Measuring steps that raised (traceback in logs/verifier-exception.log) and failing commands, each
+    with why it ended (a hidden-test command exiting 1 is its canaries failing, as they must)."""
+    m = record.measurements
+    if m is None:
+        return []
+    facts = [("measuring", f"measuring step '{f.step}' raised {f.error} (its components count zero; "
+                           "traceback in logs/verifier-exception.log)") for f in m.failures]
+    hidden = m.acceptance.tests.commands if m.acceptance else ()
+    failing = [c for c in (*m.build.commands, *m.tests.commands) if not c.ok]
+    failing += [c for c in hidden if c.timed_out or c.returncode is None or c.returncode not in (0, 1)]
+    facts += [("command failed", f"{c.command}: {c.ending or _old_ending(c)} ({c.log})") for c in failing]
+    return facts
+
+
+def _old_ending(c: Any) -> str:
+    """The ending of a command in a record from before `ending` was kept."""
+    return "timed out" if c.timed_out else f"exit status {c.returncode}"
 
 
 def _trial_facts(record: Any) -> list[tuple[str, str]]:
@@ -196,6 +221,7 @@ def _trial_facts(record: Any) -> list[tuple[str, str]]:
         facts.append(("hidden tests", f"{hidden.passed}/{hidden.total} passed"
                       + (f" (forged: {hidden.tampering[0]})" if hidden.tampering else "")))
     facts += _change_facts(record)
+    facts += _measuring_facts(record)
     a = record.adapter
     if a is not None:
         facts.append(("agent", f"CLI {a.version or 'unknown'}, {a.prompts_used} turn(s), tokens "

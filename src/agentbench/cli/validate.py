@@ -31,9 +31,12 @@ if TYPE_CHECKING:
                                  "results folder of its own, so `AGENT@latest` of your results "
                                  "never picks up validation trials).")
 @click.option("--language", metavar="LANG", help="Only challenges in this language (e.g. python, ts, go).")
+@click.option("--write-sets", is_flag=True,
+              help="Write the computed fail_to_pass / pass_to_pass into brownfield challenges "
+                   "that declare none (e.g. after `agentbench import`).")
 @challenges_option
-def command(ids: tuple[str, ...], jobs: int | None, repeats: int, results_dir: Path | None, language: str | None,
-            challenge_dirs: tuple[str, ...]) -> None:
+def command(ids: tuple[str, ...], jobs: int | None, repeats: int, results_dir: Path | None, language: str | None,  # noqa: PLR0913 (click options)
+            write_sets: bool, challenge_dirs: tuple[str, ...]) -> None:
     """Check challenges: schema, lint, `reference` >= 95 with all hidden tests passing,
     `noop` <= 10 with none passing, and no flaky hidden test. Exits 1 on any invalid challenge.
     """
@@ -61,7 +64,7 @@ def command(ids: tuple[str, ...], jobs: int | None, repeats: int, results_dir: P
     run_id = new_run_id(["validate"])
     with RichProgress() as progress:
         verdicts = validate(picked, results_dir=results_dir, run_id=run_id,
-                            jobs=jobs, repeats=repeats, progress=progress)
+                            jobs=jobs, repeats=repeats, progress=progress, write_sets=write_sets)
     invalid = len(errors) + _print_verdicts(console, verdicts, results_dir / run_id)
     console.print(f"{len(verdicts) + len(errors) - invalid} valid, {invalid} invalid")
     if invalid:

@@ -10,6 +10,7 @@ from statistics import fmean
 from typing import Any
 
 from agentbench import stats
+from agentbench.attempts import passed
 from agentbench.comparison.model import (
     COMPONENTS,
     CONDITIONAL,
@@ -331,9 +332,12 @@ def _change_fields(trial: TrialRecord) -> dict[str, Any]:
     c = trial.changes
     m = trial.measurements
     sets = m.acceptance.sets if m is not None and m.acceptance is not None else None
+    first = trial.attempts[0] if trial.attempts else None
     return {"lines_added": c.lines_added if c else None, "lines_removed": c.lines_removed if c else None,
             "protected_changed": len(c.protected) if c else 0,
-            "resolved": None if sets is None else sets.resolved}
+            "resolved": None if sets is None else sets.resolved,
+            "pass_1": first.passed if first else None,
+            "pass_2": passed(m) if first else None}
 
 
 def _note(trial: TrialRecord) -> str:

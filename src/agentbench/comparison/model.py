@@ -96,6 +96,10 @@ class TrialRow:
     """Protected files the agent changed (measured as given)."""
     resolved: bool | None = None
     """Every FAIL_TO_PASS and PASS_TO_PASS test passed (None: the challenge names no sets)."""
+    pass_1: bool | None = None
+    """Under `--attempts 2`: whether the first attempt passed (None: one attempt)."""
+    pass_2: bool | None = None
+    """Under `--attempts 2`: whether the last attempt passed (None: one attempt)."""
     cost_source: str = "unknown"
     """Where the cost comes from: `cli`, `price-table` or `unknown` (`models.COST_SOURCES`)."""
 

@@ -23,12 +23,24 @@ from pathlib import Path
 from agentbench.metrics.change import change_sets
 from agentbench.metrics.completeness import measure_completeness
 from agentbench.metrics.quality import measure_quality
-from agentbench.models import AcceptanceMeasurement, Challenge, Measurements
+from agentbench.metrics.steps import Steps
+from agentbench.models import (
+    AcceptanceMeasurement,
+    BuildMeasurement,
+    Challenge,
+    CompletenessMeasurement,
+    CoverageMeasurement,
+    Measurements,
+    QualityMeasurement,
+    StepFailure,
+    TestMeasurement,
+)
 from agentbench.snapshot import Snapshot, take_snapshot
 from agentbench.toolchains import HiddenRun, MeasureContext, Toolchain, get_toolchain
+from agentbench.toolchains.base import OwnTests, SourceFiles
 from agentbench.workspace import copy_tree, make_trial_dirs
 
-__all__ = ["MeasureContext", "measure", "snapshot_of"]
+__all__ = ["MeasureContext", "Steps", "failed_measurements", "measure", "snapshot_of"]
 
 
 def snapshot_of(ctx: MeasureContext) -> Snapshot:
@@ -37,22 +49,76 @@ def snapshot_of(ctx: MeasureContext) -> Snapshot:
 
 
 def measure(challenge: Challenge, ctx: MeasureContext, toolchain: Toolchain | None = None,
-            snapshot: Snapshot | None = None) -> Measurements:
-    """Measure `snapshot` (default: one taken now of `ctx.dirs.workspace`; see the module docstring)."""
+            snapshot: Snapshot | None = None, steps: Steps | None = None) -> Measurements:
+    """Measure `snapshot` (default: one taken now of `ctx.dirs.workspace`; see the module docstring).
+
+    Each step runs through `steps` (`metrics.steps`): one that raises counts zero and is recorded in
+    `failures`; the others are measured as usual."""
     toolchain = toolchain or get_toolchain(challenge.language)
-    snapshot = snapshot or snapshot_of(ctx)
-    root = snapshot.root
-    sources = replace(toolchain.sources(root), root=root)
-    acceptance = _hidden(challenge, toolchain, ctx, root)
-    own_ctx = fresh_workspace(ctx, root)
-    work = toolchain.prepare(challenge, own_ctx)
-    build = toolchain.build(challenge, own_ctx, work, sources.rebased(own_ctx.dirs.workspace))
-    own = toolchain.run_tests(challenge, own_ctx, work)
-    coverage = toolchain.coverage(own, sources, own_ctx)
-    quality = measure_quality(sources.product, root, ctx.logs() / "quality.log")
-    completeness = measure_completeness(challenge, root, own.tests)
+    steps = steps or Steps(ctx.logs)
+    taken = snapshot or steps.run("snapshot", lambda: snapshot_of(ctx), lambda: None)
+    if taken is None:
+        return failed_measurements(challenge, ctx, tuple(steps.failures))
+    root = taken.root
+    sources = steps.run("sources", lambda: replace(toolchain.sources(root), root=root),
+                        lambda: SourceFiles(root=root))
+    acceptance = steps.run("hidden tests", lambda: _hidden(challenge, toolchain, ctx, root),
+                           lambda: _failed_acceptance(challenge, ctx))
+    build, own, coverage = _own_steps(challenge, toolchain, ctx, (root, sources), steps)
+    quality = steps.run("quality", lambda: measure_quality(sources.product, root, ctx.logs() / "quality.log"),
+                        QualityMeasurement)
+    completeness = steps.run("completeness", lambda: measure_completeness(challenge, root, own.tests),
+                             lambda: CompletenessMeasurement(missing=(FAILED,)))
     return Measurements(build=build, tests=own.tests, coverage=coverage, quality=quality,
-                        completeness=completeness, acceptance=acceptance, removed_symlinks=snapshot.links)
+                        completeness=completeness, acceptance=acceptance, removed_symlinks=taken.links,
+                        failures=tuple(steps.failures))
+
+
+FAILED = "measuring failed on this workspace (see failures)"
+"""What a step that raised says in its zero measurement."""
+
+
+def _own_steps(challenge: Challenge, toolchain: Toolchain, ctx: MeasureContext,
+               listed: tuple[Path, SourceFiles], steps: Steps,
+               ) -> tuple[BuildMeasurement, OwnTests, CoverageMeasurement]:
+    """Build, own tests and coverage, in a fresh copy of the snapshot (a step that cannot run
+    because an earlier one failed counts zero too)."""
+    root, sources = listed
+    failed_own = OwnTests(tests=TestMeasurement(problem=FAILED))
+    prepared = steps.run("prepare", lambda: _prepare(challenge, toolchain, ctx, root), lambda: None)
+    if prepared is None:
+        return BuildMeasurement(success=False), failed_own, CoverageMeasurement(problem=FAILED)
+    own_ctx, work = prepared
+    build = steps.run("build", lambda: toolchain.build(challenge, own_ctx, work,
+                                                       sources.rebased(own_ctx.dirs.workspace)),
+                      lambda: BuildMeasurement(success=False))
+    own = steps.run("own tests", lambda: toolchain.run_tests(challenge, own_ctx, work), lambda: failed_own)
+    coverage = steps.run("coverage", lambda: toolchain.coverage(own, sources, own_ctx),
+                         lambda: CoverageMeasurement(problem=FAILED))
+    return build, own, coverage
+
+
+def _prepare(challenge: Challenge, toolchain: Toolchain, ctx: MeasureContext,
+             root: Path) -> tuple[MeasureContext, Path]:
+    own_ctx = fresh_workspace(ctx, root)
+    return own_ctx, toolchain.prepare(challenge, own_ctx)
+
+
+def failed_measurements(challenge: Challenge, ctx: MeasureContext,
+                        failures: tuple[StepFailure, ...]) -> Measurements:
+    """Every component at zero, with `failures` saying why (nothing could be measured)."""
+    return Measurements(build=BuildMeasurement(success=False), tests=TestMeasurement(problem=FAILED),
+                        coverage=CoverageMeasurement(problem=FAILED), quality=QualityMeasurement(),
+                        completeness=CompletenessMeasurement(missing=(FAILED,)),
+                        acceptance=_failed_acceptance(challenge, ctx), failures=failures)
+
+
+def _failed_acceptance(challenge: Challenge, ctx: MeasureContext) -> AcceptanceMeasurement | None:
+    """The hidden tests when their step raised: every expected one failed."""
+    if challenge.acceptance is None:
+        return None
+    expected = ctx.expected_acceptance_tests or 0
+    return AcceptanceMeasurement(tests=TestMeasurement(failed=expected, collected=expected, problem=FAILED))
 
 
 def fresh_workspace(ctx: MeasureContext, snapshot: Path) -> MeasureContext:

@@ -358,11 +358,29 @@ def changes(c: Comparison) -> TableView | None:
                              "FAIL_TO_PASS and PASS_TO_PASS test passed.")
 
 
+def attempts(c: Comparison) -> TableView | None:
+    """Pass rate 1 and 2 per agent, over its trials run with `--attempts 2` (Aider's two figures)."""
+    rows = []
+    for a in c.ranked:
+        mine = [t for t in c.trials if t.agent == a.label and t.pass_1 is not None]
+        if mine:
+            first, last = sum(bool(t.pass_1) for t in mine), sum(bool(t.pass_2) for t in mine)
+            rows.append((a.label, str(len(mine)), f"{100 * first / len(mine):.1f}%",
+                         f"{100 * last / len(mine):.1f}%"))
+    if not rows:
+        return None
+    return TableView(id="attempts", title="Two attempts (--attempts 2)",
+                     headers=("Agent", "Trials", "Pass rate 1", "Pass rate 2"), rows=tuple(rows),
+                     caption="Passed: every FAIL_TO_PASS and PASS_TO_PASS test, else every hidden "
+                             "test, else every visible test; a second attempt gets the visible "
+                             "tests' output when the first fails them.")
+
+
 def after_seed(c: Comparison,
                others: Sequence[tuple[str, Comparison]] = ()) -> tuple[TableView, ...]:
     """Every table shown after the seed's two, in order (`others`: extra ranking columns)."""
     hidden, by_language = hidden_matrix(c), languages(c)
-    extra = tuple(v for v in (changes(c), behaviour(c), expectations(c)) if v is not None)
+    extra = tuple(v for v in (attempts(c), changes(c), behaviour(c), expectations(c)) if v is not None)
     return (ranking(c, others), score_matrix(c), *((hidden,) if hidden else ()), breakdown(c),
             usage(c), failures(c), *extra, agents(c), tiers(c),
             *((by_language,) if by_language else ()))

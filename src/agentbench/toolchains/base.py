@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import signal
 import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -133,6 +134,9 @@ class OwnTests:
     confirmed_lines: Mapping[str, frozenset[int]] | None = None
     """Lines (by resolved file path) a second, independent collector saw run, which coverage
     claims are checked against (None: no such cross-check)."""
+    confirmed_data: Path | None = None
+    """A harness-private file holding a second, independent collector's raw data, for a toolchain
+    that resolves it only at coverage time (None: none)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -246,7 +250,38 @@ def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement
     return CommandResult(
         command=spec.command, returncode=result.returncode, timed_out=result.timed_out,
         duration_s=round(result.duration_s, 3), log=f"logs/{spec.log_name}.log",
+        ending=ending_of(result, spec.timeout_s or ctx.command_timeout_s),
     )
+
+
+def ending_of(result: process.ProcessResult, timeout_s: float) -> str:
+    """Why a process ended, in words (see `CommandResult.ending`)."""
+    if result.start_error is not None:
+        ending = f"could not start: {result.start_error}"
+    elif result.timed_out:
+        ending = f"killed at its {timeout_s:g} s time limit"
+    elif result.stopped is not None:
+        ending = f"stopped by the harness: {result.stopped}"
+    elif result.returncode is not None and result.returncode < 0:
+        ending = f"killed by signal {_signal_name(-result.returncode)}"
+    elif result.returncode is not None and result.returncode > 128:
+        ending = (f"exited with status {result.returncode} (a process it waited for was killed by "
+                  f"signal {_signal_name(result.returncode - 128)})")
+    else:
+        ending = f"exited with status {result.returncode}"
+    notes = [ending]
+    if result.limit_hit:
+        notes.append(f"limit: {result.limit_hit}")
+    if result.output_dropped_bytes:
+        notes.append(f"output cap hit ({result.output_dropped_bytes:,} bytes dropped)")
+    return "; ".join(notes)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 def read_log(ctx: MeasureContext, result: CommandResult) -> str:

@@ -72,7 +72,7 @@ def _build(m: Measurements) -> tuple[str, tuple[str, ...]]:
 
 
 def _command(c: CommandResult) -> str:
-    how = "timed out" if c.timed_out else f"exited {c.returncode}"
+    how = c.ending or ("timed out" if c.timed_out else f"exited {c.returncode}")
     return f"`{c.command}` {how} (log: {c.log})"
 
 

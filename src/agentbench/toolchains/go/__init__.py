@@ -30,7 +30,14 @@ from agentbench.toolchains.base import (
 from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.go import hidden
 from agentbench.toolchains.go.assets import go_assets, load_go, trial_build_cache
-from agentbench.toolchains.go.coverage import expected_profile, expected_profiles, measure_coverage
+from agentbench.toolchains.go.collect import (
+    Collected,
+    install_exec,
+    own_exec,
+    run_with_channel,
+    to_profile,
+)
+from agentbench.toolchains.go.coverage import expected_profiles, measure_coverage
 from agentbench.toolchains.go.gotest import Tally, go_test_argv, tally
 from agentbench.toolchains.go.lint import lint_go_challenge
 from agentbench.toolchains.go.sources import classify_sources, test_files_of
@@ -86,23 +93,30 @@ class GoToolchain:
         return BuildMeasurement(success=all(r.ok for r in results), commands=tuple(results))
 
     def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
-        """Each `go test` command with -json and coverage of every package of the module."""
+        """Each `go test` command with -json and coverage of every package of the module, collected
+        by the harness's -exec program (`collect`)."""
         go = load_go(ctx.assets)
         runs: list[tuple[CommandResult, Tally]] = []
-        folder, names = ctx.private_dir("cover"), ctx.private_dir("cover-names") / "profiles"
+        program, collected = install_exec(ctx), Collected()
         for index, command in enumerate(challenge.test_commands, start=1):
-            profile = expected_profile(folder, names, ctx)
-            argv, direct = go_test_argv(command, str(go), ("-count=1", "-coverpkg=./...",
-                                                           f"-coverprofile={profile}"))
-            result = run_command(CommandSpec(command=command, env=go_env(go, ctx.dirs, work),
-                                             log_name=f"test-{index}", argv=argv),
-                                 ctx, ctx.confinement(work, profile, readable=(folder,)))
+            argv, direct = go_test_argv(command, str(go), ("-count=1", "-coverpkg=./...", program.flag))
+            spec = CommandSpec(command=command, env=go_env(go, ctx.dirs, work), log_name=f"test-{index}",
+                               argv=argv)
+            if direct and not own_exec(tuple(command_argv(command))):
+                result = run_with_channel(spec, ctx, work, program, collected)
+            else:
+                result = run_command(spec, ctx, ctx.confinement(work))
             runs.append((result, tally(read_log(ctx, result), returncode=result.returncode,
                                        timed_out=result.timed_out, direct=direct)))
+        if collected.void:
+            (ctx.logs() / "coverage-void.log").write_text("\n".join(collected.void) + "\n", encoding="utf-8")
+        profile = to_profile(collected, ctx, go, work)
+        names = ctx.private_dir("cover-names") / "profiles"
+        names.write_text(f"{profile}\n" if profile else "", encoding="utf-8")
         return OwnTests(tests=_measurement(runs, ctx), coverage_data=names)
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
-        """Statements covered over every product file, from the profiles the harness named only."""
+        """Statements covered over every product file, from the profile the harness made itself."""
         profiles = expected_profiles(own.coverage_data) if own.coverage_data is not None else []
         return measure_coverage(profiles, sources, ctx)
 

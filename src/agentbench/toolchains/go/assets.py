@@ -24,9 +24,10 @@ WARM_PACKAGES: tuple[str, ...] = (
     "net/url", "os", "os/exec", "os/signal", "path/filepath", "regexp", "slices", "sort", "strconv",
     "strings", "sync", "sync/atomic", "testing", "text/tabwriter", "time", "unicode", "unicode/utf8",
 )
-"""Standard library packages compiled into the warmed cache (test and coverage builds included)."""
+"""Standard library packages compiled into the warmed cache (test and coverage builds included, and
+`go tool covdata`, which turns the test binaries' coverage data into a profile)."""
 
-LAYOUT = 1
+LAYOUT = 2
 
 
 def go_assets(cache: Path, log_dir: Path, announce: Callable[[str], None] = lambda _: None) -> Path:
@@ -90,7 +91,8 @@ def _build(root: Path, go: Path, log_dir: Path) -> None:
     env = go_env(go, dirs, root)
     for name, argv in (("build", ["build", "./..."]),
                        ("test", ["test", "-json", "-count=1", "-coverpkg=./...",
-                                 f"-coverprofile={root / 'warm.out'}", "./..."])):
+                                 f"-coverprofile={root / 'warm.out'}", "./..."]),
+                       ("covdata", ["tool", "-n", "covdata"])):  # built once: coverage reads with it
         result = process.run([str(go), *argv], cwd=module, env=env, timeout_s=1800,
                              stdout_path=log_dir / f"go-warm-{name}.log",
                              stderr_path=log_dir / f"go-warm-{name}.err")

@@ -1,11 +1,10 @@
 """Statement coverage of every product Go file by the agent's tests, from `go test -coverprofile`.
 
-The harness adds `-coverpkg=./... -coverprofile=<file>` to every `go test` command, so each package
-of the module is instrumented in every test binary and the go command writes one profile. Each
-profile is a file with an unpredictable name that the harness creates, empty, for that command and
-hands to the trial's user, in a folder of the harness's own which that user can read but not add
-files to; the harness reads exactly those files (a profile planted beside them cannot exist, and a
-file there the harness did not name is never read). A block counts its statements, covered when any
+The harness adds `-coverpkg=./...` to every `go test` command, so each package of the module is
+instrumented in every test binary, and gets each binary's coverage data through its own `-exec`
+program over a channel, never from a file the go command or a binary could write where the harness
+reads (`collect.py`); it makes the one profile read here itself, in a folder of its own.
+A block counts its statements, covered when any
 test binary ran it; a block that does not lie inside its file's lines, or claims more statements
 than its lines hold, is not a statement that exists and is dropped. A product file no profile mentions (never compiled into a test binary,
 e.g. excluded by a build constraint) counts every non-blank, non-comment line as one uncovered
@@ -16,7 +15,6 @@ statement. There is nothing like a pragma to exclude code. Profiles are read as 
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -48,24 +46,8 @@ def measure_coverage(profiles: Iterable[Path], sources: SourceFiles, ctx: Measur
                                files=len(per_file), problem=problem if not covered else None)
 
 
-PROFILE_SUFFIX = ".cover"
-"""The suffix of the profiles the harness names."""
-
-def expected_profile(folder: Path, names: Path, ctx: MeasureContext) -> Path:
-    """A fresh, empty profile file with an unpredictable name in the harness's `folder`, writable by
-    the trial's user (the folder stays the harness's); its path is added to the harness's list
-    `names` (a file in another folder of the harness's, which no trial process sees)."""
-    profile = folder / f"{secrets.token_hex(12)}{PROFILE_SUFFIX}"
-    profile.touch(mode=0o600, exist_ok=False)
-    with names.open("a", encoding="utf-8") as listed:
-        listed.write(str(profile) + "\n")
-    ctx.let_read(folder)
-    ctx.let_write(profile)
-    return profile
-
-
 def expected_profiles(names: Path) -> list[Path]:
-    """The profiles the harness listed in `names` (any other file is ignored)."""
+    """The profiles the harness listed in `names` (the one it made from the channel's data)."""
     try:
         return [Path(line) for line in names.read_text(encoding="utf-8").splitlines() if line]
     except OSError:

@@ -14,6 +14,7 @@ from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.node import hidden
 from agentbench.toolchains.node.assets import load_tools, node_assets, trial_npm_cache
 from agentbench.toolchains.node.build import measure_build
+from agentbench.toolchains.node.confirm import collect, load_confirmed
 from agentbench.toolchains.node.coverage import measure_coverage
 from agentbench.toolchains.node.lint import lint_node_challenge
 from agentbench.toolchains.node.sources import classify_sources
@@ -70,11 +71,16 @@ class TypeScriptToolchain:
         runs = [run_reported(ReportedCommand(command=command, env=env, log_name=f"test-{index}"),
                              ctx, ctx.confinement(work), tools)
                 for index, command in enumerate(challenge.test_commands, start=1)]
-        return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace), coverage_data=work / "coverage")
+        second = command_env(tools, ctx.dirs, npm_variables(work / "npm-cache"))
+        tested = any(run.tally.collected for run in runs)  # none (noop, a stub): no second run
+        commands = challenge.test_commands if tested else ()
+        return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace), coverage_data=work / "coverage",
+                        confirmed_data=collect(commands, second, ctx, work, tools))
 
     def coverage(self, own: OwnTests, sources: SourceFiles, ctx: MeasureContext) -> CoverageMeasurement:
-        """Lines covered over every product file."""
-        return measure_coverage(own.coverage_data, sources, ctx, load_tools(ctx.assets))
+        """Lines covered over every product file, where the harness's second collector agrees."""
+        return measure_coverage(own.coverage_data, sources, ctx, load_tools(ctx.assets),
+                                load_confirmed(own.confirmed_data))
 
     def run_hidden(self, spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -> HiddenRun:
         """The hidden tests against a copy of `project`."""

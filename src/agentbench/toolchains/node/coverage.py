@@ -10,6 +10,12 @@ There is nothing like a pragma to exclude code.
 The data name the files of the workspace the tests ran in; each is mapped onto the snapshot's file of
 the same relative path, and the countable lines are worked out on a fresh copy of the snapshot's
 files: nothing the tests could have rewritten is read. Data files are copied regular files only.
+
+Those data are claims of the test processes themselves (a test can plant a file in the folder), so
+they are cross-checked (`confirm.py`): a line counts as covered only when the harness's own collector,
+in a second run of the `node --test` commands, also saw it run, in a script whose compiled source is
+the snapshot's file (its SHA-256 once types are stripped). A script named like a product file but
+compiled from other text (`vm` with that file name, a loader hook) confirms nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from agentbench.toolchains.base import (
     run_command,
     write_coverage_report,
 )
+from agentbench.toolchains.node.confirm import Confirmed
 from agentbench.toolchains.node.tools import NodeTools, command_env
 
 LINES_SCRIPT = Path(__file__).parent / "js" / "lines.mjs"
@@ -41,8 +48,9 @@ Range = tuple[int, int, int]
 
 
 def measure_coverage(data_dir: Path | None, sources: SourceFiles, ctx: MeasureContext,
-                     tools: NodeTools) -> CoverageMeasurement:
-    """Covered / countable lines over every product file (see the module docstring)."""
+                     tools: NodeTools, confirmed: Confirmed | None = None) -> CoverageMeasurement:
+    """Covered / countable lines over every product file (see the module docstring); with
+    `confirmed` (the second collector's scripts), a line is covered only when both saw it run."""
     root, product = sources.root or ctx.dirs.workspace, sources.product
     names = {str(p): p.relative_to(root) for p in product}
     ranges = _ranges(_copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else [],
@@ -50,11 +58,15 @@ def measure_coverage(data_dir: Path | None, sources: SourceFiles, ctx: MeasureCo
     lines = _countable_lines(product, root, ctx, tools)
     per_file: dict[str, tuple[int, int]] = {}
     for path in product:
-        offsets = lines.get(str(path))
-        if offsets is None:
+        counted = lines.get(str(path))
+        if counted is None:
             per_file[str(names[str(path)])] = (0, _non_blank(path))
             continue
-        covered = sum(1 for _, offset in offsets if _covered(offset, ranges.get(str(path), [])))
+        offsets, digest = counted
+        second = None if confirmed is None else _confirming(
+            confirmed, os.path.realpath(ctx.dirs.workspace / names[str(path)]), digest)
+        covered = sum(1 for _, offset in offsets if _covered(offset, ranges.get(str(path), []))
+                      and (second is None or _covered(offset, second)))
         per_file[str(names[str(path)])] = (covered, len(offsets))
     covered_lines = sum(c for c, _ in per_file.values())
     problem = None if ranges else "no coverage data: no Node process of the tests wrote any"
@@ -117,9 +129,24 @@ def _covered(offset: int, processes: list[list[Range]]) -> bool:
     return False
 
 
+def _confirming(confirmed: Confirmed, ran: str, digest: str) -> list[list[Range]]:
+    """The second collector's ranges for the file that ran at `ran`, from scripts compiled from the
+    snapshot's text only."""
+    found: list[list[Range]] = []
+    for script in confirmed.get(ran, []):
+        if script.get("sha256") != digest:
+            continue
+        try:
+            found.append([(int(s), int(e), int(c)) for s, e, c in script.get("ranges", [])])
+        except (TypeError, ValueError):
+            continue
+    return found
+
+
 def _countable_lines(product: Sequence[Path], root: Path, ctx: MeasureContext,
-                     tools: NodeTools) -> dict[str, list[tuple[int, int]]]:
-    """Per product file: (line, offset) of each countable line, worked out on a fresh copy."""
+                     tools: NodeTools) -> dict[str, tuple[list[tuple[int, int]], str]]:
+    """Per product file: (line, offset) of each countable line and the digest of the text V8
+    compiles, worked out on a fresh copy."""
     if not product:
         return {}
     work = ctx.private_dir("lines")
@@ -138,8 +165,9 @@ def _countable_lines(product: Sequence[Path], root: Path, ctx: MeasureContext,
         data = json.loads(read_log(ctx, result)) if result.ok else {}
     except ValueError:
         data = {}
-    return {copies[name]: [(int(a), int(b)) for a, b in pairs] for name, pairs in data.items()
-            if isinstance(pairs, list) and name in copies}
+    return {copies[name]: ([(int(a), int(b)) for a, b in found["lines"]], str(found["sha256"]))
+            for name, found in data.items()
+            if isinstance(found, dict) and isinstance(found.get("lines"), list) and name in copies}
 
 
 def _non_blank(path: Path) -> int:

@@ -73,8 +73,11 @@ class PythonToolchain:
         runs = [run_probed(CommandSpec(command=command, env=env, log_name=f"test-{index}"),
                            ctx, ctx.confinement(work))
                 for index, command in enumerate(challenge.test_commands, start=1)]
+        tested = any(run.tally.collected for run in runs)
+        # NOTE: no test collected anywhere (noop, a stub): nothing to confirm, no second run
+        confirmed = self._trace(challenge, ctx, work) if tested else {}
         return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace),
-                        coverage_data=work / "coverage", confirmed_lines=self._trace(challenge, ctx, work))
+                        coverage_data=work / "coverage", confirmed_lines=confirmed)
 
     @staticmethod
     def _trace(challenge: Challenge, ctx: MeasureContext, work: Path) -> dict[str, frozenset[int]]:

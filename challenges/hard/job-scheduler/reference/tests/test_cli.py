@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +82,12 @@ def test_module_entry_point(populated: Path) -> None:
         capture_output=True, text=True, check=False,
     )
     assert (proc.returncode, proc.stdout) == (0, "1\tsucceeded\tnoop\t1/3\n")
+
+
+def test_module_entry_point_in_process(populated: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m jobq` once more, in the test process (where coverage is measured)."""
+    monkeypatch.setattr(sys, "argv", ["jobq", "--db", str(populated), "list", "--state", "succeeded"])
+    monkeypatch.delitem(sys.modules, "jobq.__main__", raising=False)
+    with pytest.raises(SystemExit) as info:
+        runpy.run_module("jobq", run_name="__main__")
+    assert (info.value.code, capsys.readouterr().out) == (0, "1\tsucceeded\tnoop\t1/3\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,12 @@ def test_module_entry_point(people: Path) -> None:
     )
     assert completed.returncode == 0
     assert completed.stdout == "n\n3\n"
+
+
+def test_module_entry_point_in_process(people: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m minisql` once more, in the test process (where coverage is measured)."""
+    monkeypatch.setattr(sys, "argv", ["minisql", "--table", f"p={people}", "SELECT COUNT(*) AS n FROM p"])
+    monkeypatch.delitem(sys.modules, "minisql.__main__", raising=False)
+    with pytest.raises(SystemExit) as info:
+        runpy.run_module("minisql", run_name="__main__")
+    assert (info.value.code, capsys.readouterr().out) == (0, "n\n3\n")

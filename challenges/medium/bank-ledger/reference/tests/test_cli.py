@@ -1,3 +1,4 @@
+import runpy
 import subprocess
 import sys
 
@@ -89,3 +90,12 @@ def test_module_entry_point(tmp_path):
         capture_output=True, text=True,
     )
     assert (proc.returncode, proc.stdout) == (0, "")
+
+
+def test_module_entry_point_in_process(tmp_path, monkeypatch, capsys):
+    """`python -m ledger` once more, in the test process (where coverage is measured)."""
+    monkeypatch.setattr(sys, "argv", ["ledger", "--db", str(tmp_path / "m.db"), "accounts"])
+    monkeypatch.delitem(sys.modules, "ledger.__main__", raising=False)
+    with pytest.raises(SystemExit) as info:
+        runpy.run_module("ledger", run_name="__main__")
+    assert (info.value.code, capsys.readouterr().out) == (0, "")

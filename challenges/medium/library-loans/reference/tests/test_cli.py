@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import runpy
 import subprocess
 import sys
 
@@ -58,3 +59,12 @@ def test_module_entry_point(db) -> None:
     result = subprocess.run([sys.executable, "-m", "library", "--db", db, "add-member", "Zed"],
                             capture_output=True, text=True, check=False)
     assert (result.returncode, result.stdout) == (0, "added member 1\n")
+
+
+def test_module_entry_point_in_process(db, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m library` once more, in the test process (where coverage is measured)."""
+    monkeypatch.setattr(sys, "argv", ["library", "--db", db, "add-member", "Zed"])
+    monkeypatch.delitem(sys.modules, "library.__main__", raising=False)
+    with pytest.raises(SystemExit) as info:
+        runpy.run_module("library", run_name="__main__")
+    assert (info.value.code, capsys.readouterr().out) == (0, "added member 1\n")

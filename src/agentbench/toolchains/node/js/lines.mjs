@@ -1,7 +1,10 @@
 // Countable lines of JavaScript/TypeScript files, for line coverage: a line counts when, once the
 // TypeScript types are stripped (as Node strips them to run the file), it holds code that is not
-// a comment. Prints {"file": [[line, offset], ...]} where offset is the UTF-16 offset of the line's
-// first code character (what V8's coverage ranges are measured in). Reads the file list (JSON) on stdin.
+// a comment. Prints, per file, the UTF-16 offset of each countable line's
+// first code character (what V8's coverage ranges are measured in), and the SHA-256 of the text V8
+// compiles (types stripped): {"file": {"lines": [[line, offset], ...], "sha256": hex}}. Reads the file
+// list (JSON) on stdin.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 
@@ -57,7 +60,8 @@ const files = JSON.parse(fs.readFileSync(0, 'utf8'));
 const result = {};
 for (const file of files) {
   try {
-    result[file] = codeOffsets(stripped(file, fs.readFileSync(file, 'utf8')));
+    const text = stripped(file, fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));  // Node drops a BOM
+    result[file] = { lines: codeOffsets(text), sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
   } catch {
     result[file] = null;
   }
