@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 """Changes whenever canary generation changes (part of the cache key)."""
 MUST_FAIL = -1
 """`Mutation.site` of a challenge's own `must_fail` test (run unchanged, without a twin)."""
@@ -234,13 +234,18 @@ def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role 
     kept when every one of its reported items failed."""
     real: list[tuple[str, str]] = []
     results: dict[Mutation, list[str]] = {}
+    broken: set[str] = set()
     for run_id, outcome in outcomes:
         role = resolve(run_id)
         if role is not None and role.canary is None:
             real.append((role.original, role.group))
+            if outcome != "passed":
+                broken.add(role.group)
         elif role is not None and role.canary is not None:
             results.setdefault(role.canary, []).append(outcome)
-    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"})
+    # a real test that failed beside its canaries (which share its state: a server, a file) keeps none
+    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"}
+                     and m.twin not in broken)
     covered = {m.twin for m in verified}
     twinless = dict.fromkeys(r.original for r in roles if r.canary is None and r.group not in covered)
     tests = tuple(dict.fromkeys(name for name, _ in real))

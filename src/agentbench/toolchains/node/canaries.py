@@ -304,9 +304,10 @@ class Rendered:
         return Role(original=role.original + rest, canary=role.canary, group=role.group)
 
 
-def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered:
+def render(sources: Mapping[str, str], canaries: Sequence[Mutation], *, canaries_first: bool = False) -> Rendered:
     """Every test file with real tests and `canaries` under random titles, twins side by side in a
-    random order."""
+    random order (`canaries_first`: every canary before its real test, as the survey runs them, so
+    a real test that a canary's side effects break fails there and loses its canaries)."""
     roles: dict[str, Role] = {}
     dynamic: set[str] = set()
     out = dict(sources)
@@ -320,7 +321,10 @@ def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered
             group = [_variant(text, tokens, test, None, roles, dynamic)]
             group += [_variant(text, tokens, test, m, roles, dynamic) for m in canaries
                       if m.file == rel and m.test == test.original]
-            _RANDOM.shuffle(group)
+            if canaries_first:
+                group = group[1:] + group[:1]
+            else:
+                _RANDOM.shuffle(group)
             pieces += [text[last:start], "\n".join(group)]
             last = end
         out[rel] = "".join([*pieces, text[last:]])
