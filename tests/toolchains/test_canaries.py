@@ -200,3 +200,28 @@ def test_go_unkeyed_table_rows_get_twins_on_their_want_field():
     text = go_render({"r_test.go": GO_TABLE}, [strong]).sources["r_test.go"]
     assert text.count('{"MCMXC", 1990}') == 1 and text.count(f'{{"MCMXC", {strong.literal}}}') == 1
     assert text.count('{"IV", 4}') == 2
+
+
+def test_a_challenges_own_must_fail_test_runs_as_a_canary_and_validate_sees_one_that_passed():
+    from agentbench.toolchains.canaries import MUST_FAIL, problems, surveyed
+
+    source = ("import m\n\n\ndef test_real():\n    assert m.f() == 'abc-123'\n\n\n"
+              "def test_not_five():\n    assert m.f() == 'five'\n")
+    generated = candidates({"test_t.py": source}, must_fail=["test_t.py::test_not_five", "test_t.py::test_gone"])
+    own = [m for m in generated if m.site == MUST_FAIL]
+    assert {m.twin for m in own} == {"test_t.py::test_not_five", "test_t.py::test_gone"}
+    assert not any(m.test == "test_not_five" and m.site != MUST_FAIL for m in generated)
+    rendered = render({"test_t.py": source}, generated)
+    roles = {r.original: r for r in rendered.roles.values()}
+    assert roles["must_fail test_t.py::test_not_five"].canary in own and "test_t.py::test_not_five" not in roles
+    names = {r.original: n for n, r in rendered.roles.items()}
+    outcomes = [(f"test_t.py::{names['must_fail test_t.py::test_not_five']}", "failed"),
+                (f"test_t.py::{names['test_t.py::test_real']}", "passed")]
+    outcomes += [(f"test_t.py::{n}", "failed") for n, r in rendered.roles.items()
+                 if r.canary is not None and r.canary.site != MUST_FAIL]
+    catalog = surveyed(outcomes, lambda i: rendered.resolve(i), generated, rendered.roles.values())
+    assert catalog.tests == ("test_t.py::test_real",) and catalog.unfailed == ("test_t.py::test_gone",)
+    assert "must_fail test test_t.py::test_gone did not fail" in problems(catalog)[0]
+    verdict = judge([(outcomes[0][0], "passed"), (outcomes[1][0], "passed")], rendered.resolve, catalog.tests,
+                    catalog.counted())
+    assert verdict.passed == 0 and verdict.cancelled == 1  # a passing must_fail test cancels a pass

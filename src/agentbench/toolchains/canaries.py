@@ -34,8 +34,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GENERATOR_VERSION = "4"
+GENERATOR_VERSION = "6"
 """Changes whenever canary generation changes (part of the cache key)."""
+MUST_FAIL = -1
+"""`Mutation.site` of a challenge's own `must_fail` test (run unchanged, without a twin)."""
 WEAK_LIMIT = 2
 """Weak canaries passing in one run that void it as forged."""
 MIN_GUARDED_SHARE = 0.25
@@ -84,6 +86,8 @@ class HiddenCatalog:
     """Whether the language's toolchain generates canaries at all."""
     guarded: tuple[str, ...] | None = None
     """The ids of `tests` with a verified canary (the ones that count; None: every test counts)."""
+    unfailed: tuple[str, ...] = ()
+    """The challenge's `must_fail` tests that did not fail on the reference (or were not found)."""
 
     def counted(self) -> tuple[str, ...]:
         """The hidden test ids that count toward the pass rate."""
@@ -94,6 +98,7 @@ class HiddenCatalog:
         body = {"version": GENERATOR_VERSION, "tests": list(self.tests), "dropped": self.dropped,
                 "twinless": list(self.twinless), "supported": self.supported,
                 "guarded": None if self.guarded is None else list(self.guarded),
+                "unfailed": list(self.unfailed),
                 "canaries": [{"file": m.file, "test": m.test, "site": m.site, "literal": m.literal,
                               "described": m.described, "strong": m.strong, "common": m.common}
                               for m in self.canaries]}
@@ -109,6 +114,7 @@ class HiddenCatalog:
             tests=tuple(body["tests"]), dropped=int(body["dropped"]), twinless=tuple(body["twinless"]),
             supported=bool(body.get("supported")),
             guarded=None if body.get("guarded") is None else tuple(body["guarded"]),
+            unfailed=tuple(body.get("unfailed", ())),
             canaries=tuple(Mutation(**m) for m in body["canaries"]))
 
     def by_twin(self) -> dict[str, list[Mutation]]:
@@ -228,19 +234,25 @@ def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role 
     kept when every one of its reported items failed."""
     real: list[tuple[str, str]] = []
     results: dict[Mutation, list[str]] = {}
+    broken: set[str] = set()
     for run_id, outcome in outcomes:
         role = resolve(run_id)
         if role is not None and role.canary is None:
             real.append((role.original, role.group))
+            if outcome != "passed":
+                broken.add(role.group)
         elif role is not None and role.canary is not None:
             results.setdefault(role.canary, []).append(outcome)
-    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"})
+    # a real test that failed beside its canaries (which share its state: a server, a file) keeps none
+    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"}
+                     and m.twin not in broken)
     covered = {m.twin for m in verified}
     twinless = dict.fromkeys(r.original for r in roles if r.canary is None and r.group not in covered)
     tests = tuple(dict.fromkeys(name for name, _ in real))
     guarded = tuple(dict.fromkeys(name for name, group in real if group in covered))
+    unfailed = tuple(m.twin for m in generated if m.site == MUST_FAIL and m not in verified)
     return HiddenCatalog(tests=tests, canaries=verified, dropped=len(generated) - len(verified),
-                         twinless=tuple(twinless), supported=True, guarded=guarded)
+                         twinless=tuple(twinless), supported=True, guarded=guarded, unfailed=unfailed)
 
 
 def log_canaries(path: Path, resolve: Callable[[str], Role | None],
@@ -261,6 +273,8 @@ def problems(catalog: HiddenCatalog | None) -> list[str]:
                 "logs/survey/ folder)"]
     if not catalog.supported:
         return []
+    if catalog.unfailed:
+        return [f"must_fail test {name} did not fail on the reference (or was not found)" for name in catalog.unfailed]
     if not catalog.canaries:
         why = (f"all {catalog.dropped} generated canaries passed on the reference" if catalog.dropped
                else "no hidden test compares a result with a literal")

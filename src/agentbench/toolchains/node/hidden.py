@@ -80,7 +80,7 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     fails): the real tests' ids and the canaries that fail there."""
     sources = test_sources(spec)
     generated = candidates(sources)
-    rendered = render(sources, generated)
+    rendered = render(sources, generated, canaries_first=True)
     run = _run(spec, ctx, reference, "survey", tools, rendered)
     if run.tally.problem is not None or run.tally.tampering or not run.tally.collected:
         return None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from agentbench.toolchains.canaries import Mutation, Role, random_name
+from agentbench.toolchains.canaries import MUST_FAIL, Mutation, Role, random_name
 
 TABLE = "_values"
 """The module-level class whose attributes hold the literals the twins compare with."""
@@ -233,14 +233,21 @@ _BUILTIN_ERRORS = ("ValueError", "TypeError", "KeyError", "IndexError", "Runtime
 """Exceptions a `pytest.raises` canary may expect instead (with the others the module expects)."""
 
 
-def candidates(sources: Mapping[str, str]) -> list[Mutation]:
+def candidates(sources: Mapping[str, str], must_fail: Sequence[str] = ()) -> list[Mutation]:
     """Up to MAX_CANDIDATES canaries per test function for the reference run: its literals (strong
-    ones first) when it has any, else its truth assertions and expected exceptions."""
-    found = []
+    ones first) when it has any, else its truth assertions and expected exceptions; and the
+    challenge's own `must_fail` tests (`file::test`, `file::Class::test`) as they are."""
+    found: list[Mutation | None] = [
+        Mutation(file=rel, test=test.replace("::", "."), site=MUST_FAIL, literal="",
+                 described=f"{rel}: must_fail test {test}", strong=False)
+        for rel, _, test in (name.partition("::") for name in must_fail)]
+    own = {m.twin for m in found if m is not None}
     for rel, text in sorted(sources.items()):
         tree = ast.parse(text)
         errors = _module_errors(tree)
         for qualname, func in test_functions(tree):
+            if f"{rel}::{qualname}" in own:
+                continue
             places = list(enumerate(sites(func)))
             literal = [(i, n) for i, n in places if isinstance(n, ast.Constant)]
             ranked = (sorted(literal, key=lambda s: _rank(s[1].value)) if literal
@@ -332,6 +339,10 @@ def _arrange(body: list[ast.stmt], rel: str, prefix: str, canaries: Sequence[Mut
         qualname = prefix + node.name
         original = f"{rel}::{qualname.replace('.', '::')}"
         mine = [m for m in canaries if m.test == qualname]
+        if any(m.site == MUST_FAIL for m in mine):  # the challenge's own canary: run as it is
+            tests.append(_renamed(node, Role(original=f"must_fail {original}", canary=mine[0],
+                                             group=f"{rel}::{qualname}"), roles))
+            continue
         shared = sorted({m.site for m in mine})
         for mutation in mine:
             twin = copy.deepcopy(node)

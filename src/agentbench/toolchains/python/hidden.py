@@ -70,7 +70,7 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     """Run the hidden tests and every candidate canary on the reference solution: the real tests'
     ids, and the canaries that fail there (None when the run fails)."""
     sources = test_sources(spec)
-    generated = candidates(sources)
+    generated = candidates(sources, spec.must_fail)
     rendered = render(sources, generated)
     run = _run(spec, ctx, reference, "survey", (), rendered)
     if run.tally.problem is not None or not run.tally.collected:
