@@ -27,7 +27,7 @@ from agentbench.models import (
     TrialStatus,
 )
 from agentbench.plan import RunConfig, TrialSpec
-from agentbench.trial import _judged, _Record
+from agentbench.trial import RunShared, _judged, _Record
 from tests.attacks.agents import CHALLENGES
 
 
@@ -96,6 +96,7 @@ def test_a_reference_that_fails_or_cannot_be_measured_means_the_harness_is_broke
 
     broken = blame.reference_verdict("run-c", "easy/y", raising)
     assert not broken.works and "RuntimeError: no toolchain" in broken.evidence
+    assert blame.reference_verdict("run-c", "easy/y", _measured).works  # a failing verdict is not kept
     blame.forget("run-c")
 
 
@@ -125,9 +126,12 @@ def test_a_failure_is_the_agents_when_the_reference_measures_cleanly(calc):
 
 def test_a_failure_is_the_harness_when_the_reference_fails_too(calc):
     spec, config = calc
-    blame.reference_verdict(str(config.run_dir.root), spec.challenge.id,
-                            lambda: _measured(StepFailure(step="own tests", error="TypeError: t")))
-    record = _judge(spec, config, _measured(StepFailure(step="own tests", error="TypeError: t")))
+    broken = RunShared(assets={}, hidden={}, isolation="x")  # a harness without its toolchain's assets
+    base = _Record(spec=spec, started_at="2026-01-01T00:00:00Z", clock=time.monotonic(), logs_dir="t",
+                   isolation="x")
+    agent = AdapterResult(time_taken_seconds=1.0, prompts_used=1, success=True)
+    record = _judged(base, (spec, config, broken, None), agent,
+                     _measured(StepFailure(step="own tests", error="TypeError: t")), 1.0)
     assert record.status == TrialStatus.VERIFIER_ERROR and not record.scored
     assert "reference in this run failed too" in record.error
 

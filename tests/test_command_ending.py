@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from agentbench.models import CommandResult
+from agentbench.sandbox import Confinement, Limits
 from agentbench.toolchains import MeasureContext
 from agentbench.toolchains.base import CommandSpec, run_command
 from agentbench.workspace import make_trial_dirs
@@ -52,3 +53,11 @@ def test_a_failure_to_start_is_said(tmp_path):
 def test_the_output_cap_is_said(tmp_path):
     result = _run(tmp_path, "import sys; sys.stdout.write('x' * (21 * 1024 * 1024))")
     assert result.ending.startswith("exited with status 0; output cap hit (")
+
+
+def test_a_limit_that_stopped_it_is_said(tmp_path):
+    spec = CommandSpec(command="dd", env={"PATH": os.environ["PATH"]}, log_name="dd",
+                       argv=("dd", "if=/dev/zero", f"of={tmp_path / 'big'}", "bs=1M", "count=3"))
+    result = run_command(spec, _ctx(tmp_path), Confinement(limits=Limits(file_size_mb=1)))
+    assert result.ending == ("killed by signal SIGXFSZ; limit: file size: a file went over the 1 MiB "
+                             "limit (SIGXFSZ)")

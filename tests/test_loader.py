@@ -27,6 +27,14 @@ def test_loads_the_seed_schema_with_defaults(tiny_challenges: Path):
     assert c.scoring_rubric.must_have_readme is False  # seed default
     assert c.reference_dir == tiny_challenges / "easy" / "adder" / "reference"
     assert c.acceptance is not None and c.acceptance.time_limit_seconds == 300
+    assert c.acceptance.must_fail == ()
+
+
+def test_acceptance_must_fail_lists_the_authors_canary_tests(tiny_challenges: Path):
+    path = tiny_challenges / "easy" / "adder.yaml"
+    path.write_text(path.read_text() + "acceptance:\n  must_fail:\n    - test_adder_hidden.py::test_wrong\n")
+    c = load_challenge(path)
+    assert c.acceptance is not None and c.acceptance.must_fail == ("test_adder_hidden.py::test_wrong",)
 
 
 def test_optional_fields_take_the_seed_defaults(tmp_path: Path):

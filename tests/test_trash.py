@@ -72,11 +72,13 @@ def test_a_killed_runs_leftovers_are_deleted_at_the_next_start(tmp_path):
 
 def test_a_live_processes_folder_is_left_alone(tmp_path):
     mine = tmp_path / f"agentbench-trial-{os.getppid()}-abc"  # a live process (the test's parent)
-    mine.mkdir()
+    older = tmp_path / "agentbench-trial-12345678"  # a TemporaryDirectory of an older AgentBench
+    for folder in (mine, older):
+        folder.mkdir()
     with trash.trial_folder("agentbench-trial-", base=tmp_path):
         pass
     assert trash.drain(60)
-    assert mine.is_dir()
+    assert mine.is_dir() and older.is_dir()
 
 
 def test_a_trash_planted_by_someone_else_is_never_used(tmp_path):

@@ -34,18 +34,11 @@ def test_validate_counts_the_canaries_and_refuses_hidden_tests_no_canary_can_gua
         capsys, tmp_path, tiny_challenges):
     r, out = validate(capsys, tiny_challenges, tmp_path)
     assert "2/2 twinned" in out
-    for test in (tiny_challenges / "easy" / "adder" / "acceptance").glob("test_*.py"):
-        test.unlink()
-    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_truthy.py", """\
-        import adder
-
-
-        def test_add_is_truthy():
-            assert adder.add(1, 1)
-        """)
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_untwinned.py", "import adder\n" + "".join(
+        f"\n\ndef test_runs_{i}():\n    adder.add({i}, 1)\n" for i in range(7)))
     r, out = validate(capsys, tiny_challenges, tmp_path)
     assert r.exit_code == 1
-    assert "no canary test could be made" in out and "0/1 twinned" in out
+    assert "only 2 of 9 hidden tests are guarded by a canary" in out and "2/9 twinned" in out
 
 
 def test_a_hidden_test_the_reference_fails_is_reported(capsys, tmp_path, tiny_challenges):
@@ -102,3 +95,24 @@ def test_lint_finds_leaks_network_and_unasked_files(capsys, tmp_path, tiny_chall
     assert "expected file 'docs/extra.md' is never mentioned in the prompt" in out
     assert "the prompt contains this test's code" in out
     assert "imports 'requests'" in out
+
+
+def test_validate_proves_the_authors_must_fail_tests_fail_on_the_reference(capsys, tmp_path, tiny_challenges):
+    write(tiny_challenges / "easy" / "adder" / "acceptance" / "test_canaries.py", """\
+        import adder
+
+
+        def test_wrong_sum():
+            assert adder.add(2, 2) == 5
+
+
+        def test_right_sum():
+            assert adder.add(2, 2) == 4
+        """)
+    path = tiny_challenges / "easy" / "adder.yaml"
+    path.write_text(path.read_text() + "acceptance:\n  must_fail:\n    - test_canaries.py::test_wrong_sum\n"
+                    "    - test_canaries.py::test_right_sum\n")
+    r, out = validate(capsys, tiny_challenges, tmp_path)
+    assert r.exit_code == 1
+    assert "must_fail test test_canaries.py::test_right_sum did not fail on the reference" in out
+    assert "test_wrong_sum did not fail" not in out and "hidden test fails on the reference" not in out

@@ -4,8 +4,10 @@ An excused trial (`verifier_error`, `infra_error`) is retried and left out of ev
 agent that could make measuring raise at will could drop its worst trials. No trick of the agent's is
 taken at its word, and none needs to be known in advance: when a step of measuring raised
 (`metrics.steps`), the harness measures the challenge's **reference** solution in the same conditions
-(the same run, sandbox, limits, trial users, hidden paths and toolchain assets), once per challenge
-and run (the verdict is cached, one check at a time per challenge).
+(the same run, sandbox, limits, trial users, hidden paths and toolchain assets), after the trial's
+processes are gone and its user released, one check at a time per challenge. A clean verdict is kept
+for the rest of the run; a failing one is not (the next failure checks again), so a moment of
+trouble, say a disk another trial filled, cannot excuse every later trial.
 
 - The reference measures cleanly: the harness's measuring works here, so the failure arose from the
   agent's files. The trial is the agent's result and is scored as measured: the failing steps'
@@ -46,9 +48,12 @@ def reference_verdict(run: str, challenge: str, check: Callable[[], Measurements
     with _GUARD:
         lock = _LOCKS.setdefault(key, threading.Lock())
     with lock:
-        if key not in _VERDICTS:
-            _VERDICTS[key] = _judge(challenge, check)
-        return _VERDICTS[key]
+        if key in _VERDICTS:
+            return _VERDICTS[key]
+        verdict = _judge(challenge, check)
+        if verdict.works:  # NOTE: a broken harness is checked again: the disk another trial filled
+            _VERDICTS[key] = verdict  # for a moment must not excuse every later trial of the run
+        return verdict
 
 
 def _judge(challenge: str, check: Callable[[], Measurements]) -> Verdict:

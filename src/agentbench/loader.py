@@ -39,7 +39,7 @@ _OPTIONAL = ("time_limit_minutes", "setup_commands", "acceptance", "expect", "wo
              "fail_to_pass", "pass_to_pass")
 _WORKSPACE_FIELDS = ("repo", "commit")
 _RUBRIC_FIELDS = ("min_files", "must_have_tests", "must_have_readme", "max_time_minutes", "criteria")
-_ACCEPTANCE_FIELDS = ("files", "command", "time_limit_seconds")
+_ACCEPTANCE_FIELDS = ("files", "command", "time_limit_seconds", "must_fail")
 MAX_YAML_VALUES = 100_000
 """Values (scalars, lists, mappings) a challenge file may hold with its aliases written out; the
 built-in challenges hold a few hundred."""
@@ -374,6 +374,7 @@ def _acceptance(doc: _Doc, folder: Path) -> AcceptanceSpec | None:
         files_dir=files_dir,
         command=_string_list(doc, "acceptance.command"),
         time_limit_seconds=_positive_int(doc, "acceptance.time_limit_seconds", 300),
+        must_fail=_string_list(doc, "acceptance.must_fail"),
     )
 
 

@@ -50,6 +50,9 @@ class AcceptanceSpec:
     """Extra arguments for pytest (empty: the harness's protected default invocation)."""
     time_limit_seconds: int = 300
     """Wall-clock limit for the acceptance run."""
+    must_fail: tuple[str, ...] = ()
+    """Hidden tests (`file::test`, `file::Class::test`) written to fail on any correct product: run as
+    canaries (Python; `validate` proves they fail on the reference)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

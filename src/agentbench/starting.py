@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import tarfile
 import tempfile
 from dataclasses import replace
@@ -213,5 +214,21 @@ def _files(root: Path) -> dict[str, bytes]:
         for name in filenames:
             path = Path(dirpath) / name
             rel = os.fsdecode(path.relative_to(root))
-            found[rel] = b"link" if path.is_symlink() else hashlib.sha256(path.read_bytes()).digest()
+            found[rel] = b"link" if path.is_symlink() else _digest(path)
     return found
+
+
+def _digest(path: Path) -> bytes:
+    """SHA-256 of a regular file, opened without following a link or blocking on a FIFO the agent
+    left in `.git` (which would stall the harness for ever); a marker for anything else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return b"unreadable"
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b"special"
+        digest = hashlib.sha256()
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+        return digest.digest()

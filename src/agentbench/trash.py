@@ -30,7 +30,7 @@ from pathlib import Path
 TRASH_NAME = "agentbench-trash"
 """The trash's name in the temporary folder (or `agentbench-trash-<random>` when that one is not ours)."""
 
-EXIT_WAIT_SECONDS = 60.0
+EXIT_WAIT_SECONDS = 20.0
 """How long a finishing AgentBench process waits for the deleter (the rest goes at the next start)."""
 
 _lock = threading.Lock()
@@ -164,8 +164,8 @@ def _orphan(entry: Path) -> bool:
     """A folder `trial_folder` made (`<prefix><pid>-<random>`, ours, a real folder) whose harness
     process is gone."""
     prefix = next((p for p in FOLDER_PREFIXES if entry.name.startswith(p)), None)
-    pid_text = entry.name[len(prefix):].partition("-")[0] if prefix else ""
-    if not pid_text.isdigit() or int(pid_text) == os.getpid():
+    pid_text, dash, _ = entry.name[len(prefix):].partition("-") if prefix else ("", "", "")
+    if not dash or not pid_text.isdigit() or int(pid_text) == os.getpid():
         return False
     try:
         info = entry.lstat()

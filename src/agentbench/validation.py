@@ -83,7 +83,8 @@ def _judge(challenge: Challenge, ref: TrialRecord | None, noop: TrialRecord | No
            flaky: tuple[str, ...], catalog: HiddenCatalog | None,
            run: tuple[Path, bool]) -> ChallengeVerdict:
     problems = [*lint_challenge(challenge),
-                *_check_reference(ref, brownfield=challenge.workspace is not None)]
+                *_check_reference(ref, brownfield=challenge.workspace is not None),
+                *_check_every_hidden_test(ref, noop, run[0], brownfield=challenge.workspace is not None)]
     if challenge.workspace is None:
         problems += _check_noop(noop)
     else:
@@ -113,6 +114,41 @@ def _check_reference(trial: TrialRecord | None, *, brownfield: bool = False) -> 
         problems.append(f"reference passed only {trial.acceptance_rate:.0%} of the hidden tests "
                         f"(see {trial.logs_dir}/logs/hidden-tests.json)")
     return problems
+
+
+def _check_every_hidden_test(ref: TrialRecord | None, noop: TrialRecord | None, run_dir: Path, *,
+                             brownfield: bool) -> list[str]:
+    """Every hidden test, counted or not (a test no canary guards is not counted in a trial's pass
+    rate), passes on the reference and (greenfield) fails on noop."""
+    problems = []
+    ref_outcomes = _hidden_outcomes(ref, run_dir)
+    ref_rate = _rate(ref_outcomes)
+    if ref_rate < 1.0 and not (ref and ref.acceptance_rate is not None and ref.acceptance_rate < 1.0):
+        failing = ", ".join(n for n, o in ref_outcomes if o != "passed")
+        problems.append(f"reference passed only {ref_rate:.0%} of the hidden tests, counting those "
+                        f"no canary guards (failed: {failing[:300]})")
+    noop_outcomes = _hidden_outcomes(noop, run_dir)
+    noop_rate = _rate(noop_outcomes) if noop_outcomes else 0.0
+    if noop_rate > 0 and not brownfield and not (noop and noop.acceptance_rate):
+        problems.append(f"noop passed {noop_rate:.0%} of the hidden tests: they do not test the "
+                        "solution (counting those no canary guards)")
+    return problems
+
+
+def _rate(outcomes: list[tuple[str, str]]) -> float:
+    """The share of `outcomes` that passed (1.0 when there are none)."""
+    return sum(o == "passed" for _, o in outcomes) / len(outcomes) if outcomes else 1.0
+
+
+def _hidden_outcomes(trial: TrialRecord | None, run_dir: Path) -> list[tuple[str, str]]:
+    """(test, outcome) of every hidden test of `trial`, from its `logs/hidden-tests.json`."""
+    if trial is None:
+        return []
+    try:
+        body = json.loads((run_dir / trial.logs_dir / "logs" / "hidden-tests.json").read_text(encoding="utf-8"))
+        return [(str(name), str(outcome)) for name, outcome in body.get("outcomes", [])]
+    except (OSError, ValueError, TypeError, AttributeError):
+        return []
 
 
 def _check_noop(trial: TrialRecord | None) -> list[str]:

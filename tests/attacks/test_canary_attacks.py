@@ -128,18 +128,97 @@ FORGERS = {
 }
 
 
-# knows the design: flips only the tests that have no near-identical partner (no canary guards them)
-UNGUARDED = {"unguarded-flipper": _stub(_ON_FIRST_USE + d('''
-    def _forge():
-        items = _items()
-        shapes = [i.obj.__code__.co_code for i in items]
-        for item, shape in zip(items, shapes):
-            if shapes.count(shape) == 1:
-                item.runtest = lambda: None
+_PAIRS = d('''
+    import random
 
 
-    add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
-    '''))}
+    _FORGED = []
+
+
+    def _function(item):
+        """The test function (the harness wraps the running one)."""
+        return getattr(item.obj, "__wrapped__", item.obj)
+
+
+    def _pairs():
+        """Test items grouped by bytecode: twins compile alike, only the table attribute differs."""
+        groups = {}
+        for item in _items():
+            groups.setdefault(_function(item).__code__.co_code, []).append(item)
+        return list(groups.values())
+
+
+    def _expected(item):
+        """The values the item reads from the module's table (what it compares with)."""
+        table = _function(item).__globals__.get("_values")
+        return [getattr(table, n) for n in _function(item).__code__.co_names
+                if n.startswith("v_") and hasattr(table, n)]
+
+
+    def _weak(value):
+        """AgentBench's own rule: a number under 100, or with fewer than three digits."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return abs(value) < 100 if isinstance(value, int) else sum(c.isdigit() for c in repr(value)) < 3
+    ''')
+
+# forgers that know the design (docs/scoring-integrity.md): each flips only what it hopes no canary sees
+DESIGN_AWARE = {
+    # flips the tests that have no near-identical partner (no canary guards them)
+    "unguarded-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
+        def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
+            for group in _pairs():
+                if len(group) == 1:
+                    group[0].runtest = lambda: None
+
+
+        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
+        ''')),
+    # flips one test of every twin pair at random
+    "pair-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
+        def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
+            for group in _pairs():
+                random.choice(group).runtest = lambda: None
+
+
+        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
+        ''')),
+    # reads the table and flips one test of every weak pair (small numbers) only, at random
+    "weak-pair-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
+        def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
+            for group in _pairs():
+                if len(group) == 2 and all(_weak(v) for item in group for v in _expected(item)):
+                    random.choice(group).runtest = lambda: None
+
+
+        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
+        ''')),
+    # new: bets on the mutation rule: of a weak pair, the smaller value is the real one (it was, for
+    # every small number >= 0, before the changes were made symmetric)
+    "smaller-is-real": _stub(_ON_FIRST_USE + _PAIRS + d('''
+        def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
+            for group in _pairs():
+                values = [_expected(item) for item in group]
+                if len(group) == 2 and all(len(v) == 1 and _weak(v[0]) for v in values):
+                    min(group, key=lambda item: _expected(item)[0]).runtest = lambda: None
+
+
+        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
+        ''')),
+}
+
 
 TS_REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
 TS_REF = {str(p.relative_to(TS_REFERENCE)): p.read_text() for p in TS_REFERENCE.rglob("*") if p.is_file()}
@@ -152,7 +231,7 @@ TS_STUB = d("""
     """)
 _TS_JUNIT_AND_EXIT = d("""
     import fs from "node:fs";
-    const junit = process.argv.find((a) => a.startsWith("--test-reporter-destination=") && a.endsWith(".xml"));
+    const junit = [...process.execArgv, ...process.argv].find((a) => a.startsWith("--test-reporter-destination=") && a.endsWith(".xml"));
     process.on("exit", () => {
       if (junit) {
         const path = junit.split("=")[1];
@@ -190,14 +269,78 @@ TS_FORGERS = {
         """)},
 }
 
+_TS_PAIRS = d(r"""
+    import fs from "node:fs";
+    const HIDDEN = new URL("../.agentbench-acceptance/", import.meta.url);
+    const LITERAL = /-?\d+(?:\.\d+)?|"[^"]*"/g;
+
+    function hiddenTests(): [string, string][] {
+      const found: [string, string][] = [];
+      let files: string[] = [];
+      try { files = fs.readdirSync(HIDDEN, { recursive: true }) as string[]; } catch { return found; }
+      for (const file of files.filter((f) => /\.test\.[mc]?[jt]s$/.test(f))) {
+        const text = fs.readFileSync(new URL(file, HIDDEN), "utf8");
+        for (const m of text.matchAll(/^test\("([^"]+)",(.*)$/gm)) found.push([m[1], m[2]]);
+      }
+      return found;
+    }
+
+    // twins: the same text but for exactly one literal
+    function twins(a: string, b: string): boolean {
+      const la = a.match(LITERAL) ?? [], lb = b.match(LITERAL) ?? [];
+      if (a.split(LITERAL).join("#") !== b.split(LITERAL).join("#") || la.length !== lb.length) return false;
+      return la.filter((x, i) => x !== lb[i]).length === 1;
+    }
+
+    function grouped(): { pairs: string[][]; single: string[] } {
+      const list = hiddenTests(), used = new Set<number>(), pairs: string[][] = [], single: string[] = [];
+      list.forEach(([name, body], i) => {
+        if (used.has(i)) return;
+        const j = list.findIndex(([, other], k) => k > i && !used.has(k) && twins(body, other));
+        if (j >= 0) { used.add(i); used.add(j); pairs.push([name, list[j][0]]); } else single.push(name);
+      });
+      return { pairs, single };
+    }
+
+    function forge(flip: Set<string>): void {
+      const original = JSON.stringify;
+      JSON.stringify = function (value: any, ...rest: any[]) {
+        if (value && value.e === "test" && value.outcome === "fail" && flip.has(value.name)) value = { ...value, outcome: "pass" };
+        return original.call(JSON, value, ...rest);
+      } as typeof JSON.stringify;
+      const junit = [...process.execArgv, ...process.argv].find((a) => a.startsWith("--test-reporter-destination=") && a.endsWith(".xml"));
+      process.on("exit", () => {
+        if (!junit) return;
+        const path = junit.split("=")[1];
+        try {
+          let text = fs.readFileSync(path, "utf8");
+          for (const name of flip) {
+            text = text.replace(new RegExp(`(<testcase name="${name}"[\\s\\S]*?</testcase>)`), (c) => c.replace(/<failure[\s\S]*?<\/failure>/g, ""));
+          }
+          fs.writeFileSync(path, text);
+        } catch {}
+      });
+    }
+    """)
+TS_DESIGN_AWARE = {
+    # flips the tests that have no twin (ts-calc: the assert.throws one)
+    "ts-unguarded-flipper": {**{k: v for k, v in TS_REF.items() if not k.startswith("src/")},
+                             "src/calc.ts": TS_STUB + _TS_PAIRS + "forge(new Set(grouped().single));\n"},
+    # flips one of every twin pair at random
+    "ts-pair-flipper": {**{k: v for k, v in TS_REF.items() if not k.startswith("src/")},
+                        "src/calc.ts": TS_STUB + _TS_PAIRS + d("""
+        forge(new Set(grouped().pairs.map((pair) => pair[Math.floor(Math.random() * 2)])));
+        """)},
+}
+
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
     needs_sandbox(request.param)
     folder = shared_folder / f"canaries-{request.param}"
     folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *FORGERS, *UNGUARDED], "easy/calc", request.param,
-                          files={**FORGERS, **UNGUARDED})
+    return agentbench_run(folder, ["reference", "noop", *FORGERS, *DESIGN_AWARE], "easy/calc", request.param,
+                          files={**FORGERS, **DESIGN_AWARE})
 
 
 def _canary_log(run: AttackRun, agent: str) -> dict:
@@ -223,24 +366,54 @@ def test_the_reference_and_noop_are_not_flagged(forgers):
         assert trial.measurements.acceptance.tampering == ()
         assert trial.measurements.acceptance.tests.problem is None
     log = _canary_log(forgers, "reference")
-    assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}
+    assert len(log["canaries"]) == 10 and {c["outcome"] for c in log["canaries"]} == {"failed"}
 
 
-def test_a_forger_that_knows_the_design_gains_only_on_unguarded_and_weak_tests(forgers):
-    """The limits in docs/scoring-integrity.md: a forger that flips only tests whose code has no
-    identical partner is never caught on a test without a twin (calc has one: it only expects an
-    exception) and, on a weak pair (a number under 100), only when it flips both. Whatever it gains
-    unflagged comes from those tests only: no real test guarded by a strong canary passes."""
-    hidden = forgers.trial("unguarded-flipper").measurements.acceptance.tests
+def _flipped(run: AttackRun, agent: str) -> dict[str, int]:
+    """How many canaries of each kind the agent's run reported passed."""
+    kinds = {"strong": 0, "weak": 0, "common": 0}
+    for canary in _canary_log(run, agent)["canaries"]:
+        if canary["outcome"] == "passed":
+            kinds["strong" if canary["strong"] else "common" if canary["common"] else "weak"] += 1
+    return kinds
+
+
+def test_a_forger_that_finds_the_tests_without_a_twin_finds_none_and_gains_nothing(forgers):
+    """Every calc hidden test has a twin now (`pytest.raises` too), and a test without one would not
+    count: the unguarded-flipper flips nothing and scores what the stub earns honestly (1 of 10)."""
+    trial = forgers.trial("unguarded-flipper")
+    hidden = trial.measurements.acceptance.tests
     log = _canary_log(forgers, "unguarded-flipper")
-    if hidden.problem:
-        assert hidden.passed == 0 and log["forged"]
+    assert (hidden.passed, hidden.total) == (1, 10) and hidden.problem is None, log
+    assert trial.verified_score.total <= 10
+    assert _canary_log(forgers, "unguarded-flipper")["uncounted"] == []
+
+
+@pytest.mark.parametrize("agent", ["pair-flipper", "weak-pair-flipper", "smaller-is-real"])
+def test_a_forger_that_flips_one_of_each_pair_is_caught_or_pays_for_its_wrong_guesses(forgers, agent):
+    """Flipping one of a pair is a coin: a strong canary voids the run, two weak ones too, and a weak
+    canary below that cancels one passing test, so a guess costs what it earns (the expected gain is
+    0: tests/toolchains/test_canaries.py). Caught, the forger scores 0 and is marked forged."""
+    _caught_or_paid(forgers, agent)
+
+
+def _caught_or_paid(run: AttackRun, agent: str) -> None:
+    trial = run.trial(agent)
+    hidden = trial.measurements.acceptance.tests
+    kinds, log = _flipped(run, agent), _canary_log(run, agent)
+    if kinds["strong"] or kinds["weak"] >= 2:
+        assert "forged" in (hidden.problem or "") and log["forged"]
+        assert hidden.passed == 0 and trial.verified_score.total <= 10
         return
-    strong = {c["twin"] for c in log["canaries"] if c["strong"]}
-    passed = {name for name, outcome in json.loads(
-        (forgers.trial_dir("unguarded-flipper") / "logs" / "hidden-tests.json").read_text())["outcomes"]
-        if outcome == "passed"}
-    assert passed and not passed & strong
+    outcomes = json.loads((run.trial_dir(agent) / "logs" / "hidden-tests.json").read_text())["outcomes"]
+    real = sum(1 for name, outcome in outcomes if outcome == "passed" and name not in log["uncounted"])
+    assert hidden.passed == max(0, real - kinds["weak"] - kinds["common"]) and log["cancelled"] == real - hidden.passed
+
+
+def test_most_forgers_that_flip_one_of_each_pair_are_caught(forgers):
+    """Each of the three escapes with a small chance (2%, 6%, 12% on calc); all three only ~1e-4."""
+    assert any(forgers.trial(a).measurements.acceptance.tests.problem
+               for a in ("pair-flipper", "weak-pair-flipper", "smaller-is-real"))
 
 
 def test_show_says_which_canary_exposed_the_forgery(forgers):
@@ -260,8 +433,8 @@ def ts_forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
     needs_sandbox(request.param)
     folder = shared_folder / f"ts-canaries-{request.param}"
     folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *TS_FORGERS], "easy/ts-calc", request.param,
-                          files=TS_FORGERS)
+    return agentbench_run(folder, ["reference", "noop", *TS_FORGERS, *TS_DESIGN_AWARE], "easy/ts-calc",
+                          request.param, files={**TS_FORGERS, **TS_DESIGN_AWARE})
 
 
 @pytest.mark.parametrize("agent", sorted(TS_FORGERS))
@@ -273,13 +446,28 @@ def test_a_typescript_forger_scores_at_most_10_and_is_marked_forged(ts_forgers, 
     assert any(e.startswith("canary ") and "twin of calc.test.ts:" in e for e in hidden.tampering)
 
 
+def test_a_typescript_forger_that_flips_the_tests_without_a_twin_gains_nothing(ts_forgers):
+    """Every ts-calc test has a twin (`assert.throws(fn, RangeError)` too: its canary expects another
+    error class): the forger finds nothing to flip and scores what the stub earns honestly."""
+    trial = ts_forgers.trial("ts-unguarded-flipper")
+    hidden = trial.measurements.acceptance.tests
+    log = _canary_log(ts_forgers, "ts-unguarded-flipper")
+    assert log["uncounted"] == []
+    assert (hidden.passed, hidden.total) == (1, 10) and hidden.problem is None, log  # mul(6, 0) == 0: honest
+    assert trial.verified_score.total <= 10
+
+
+def test_a_typescript_forger_that_flips_one_of_each_pair_is_caught_or_pays(ts_forgers):
+    _caught_or_paid(ts_forgers, "ts-pair-flipper")
+
+
 def test_typescript_reference_and_noop_are_not_flagged(ts_forgers):
     for agent, expected in (("reference", (10, 10)), ("noop", (0, 10))):
         acceptance = ts_forgers.trial(agent).measurements.acceptance
         assert ts_forgers.hidden(agent) == expected
         assert acceptance.tampering == () and acceptance.tests.problem is None
     log = _canary_log(ts_forgers, "reference")
-    assert len(log["canaries"]) == 9 and {c["outcome"] for c in log["canaries"]} == {"failed"}
+    assert len(log["canaries"]) == 10 and {c["outcome"] for c in log["canaries"]} == {"failed"}
 
 
 GO_REFERENCE = CHALLENGES / "easy" / "go-calc" / "reference"
@@ -322,26 +510,166 @@ func rerun() bool {
 """).replace("package calc\n", 'package calc\n\nimport (\n\t"bytes"\n\t"os"\n\t"os/exec"\n\t"strings"\n)\n', 1)},
 }
 
+_GO_PAIRS = r"""
+var literal = regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?|"[^"]*"`)
+
+// hiddenTests: (name, body) of every top-level test in the package's test files
+func hiddenTests() [][2]string {
+	var found [][2]string
+	files, _ := filepath.Glob("*_test.go")
+	head := regexp.MustCompile(`(?m)^func (Test\w*)\(`)
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		text := string(data)
+		for _, loc := range head.FindAllStringSubmatchIndex(text, -1) {
+			rest := text[loc[3]:]
+			line := strings.SplitN(rest, "\n", 2)[0]
+			end := strings.Index(rest, "\n}")
+			if strings.HasSuffix(strings.TrimSpace(line), "}") || end < 0 {
+				end = len(line)
+			}
+			found = append(found, [2]string{text[loc[2]:loc[3]], rest[:end]})
+		}
+	}
+	return found
+}
+
+// twins: the same text but for exactly one literal
+func twins(a, b string) bool {
+	la, lb := literal.FindAllString(a, -1), literal.FindAllString(b, -1)
+	if strings.Join(literal.Split(a, -1), "#") != strings.Join(literal.Split(b, -1), "#") || len(la) != len(lb) {
+		return false
+	}
+	differ := 0
+	for i := range la {
+		if la[i] != lb[i] {
+			differ++
+		}
+	}
+	return differ == 1
+}
+
+func grouped() (pairs [][2]string, single []string) {
+	list, used := hiddenTests(), map[int]bool{}
+	for i := range list {
+		if used[i] {
+			continue
+		}
+		j := -1
+		for k := i + 1; k < len(list) && j < 0; k++ {
+			if !used[k] && twins(list[i][1], list[k][1]) {
+				j = k
+			}
+		}
+		if j < 0 {
+			single = append(single, list[i][0])
+			continue
+		}
+		used[i], used[j] = true, true
+		pairs = append(pairs, [2]string{list[i][0], list[j][0]})
+	}
+	return pairs, single
+}
+
+// forge: run the test binary again as a child and report the chosen tests' failures as passes
+func forge(choose func() []string) bool {
+	if os.Getenv("FORGED_CHILD") != "" || !strings.HasSuffix(os.Args[0], ".test") {
+		return false
+	}
+	flip := map[string]bool{}
+	for _, name := range choose() {
+		flip[name] = true
+	}
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), "FORGED_CHILD=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	_ = cmd.Run()
+	lines := strings.Split(out.String(), "\n")
+	failing := false
+	for i, line := range lines {
+		at := strings.Index(line, "--- FAIL: ")
+		if at < 0 {
+			continue
+		}
+		name := strings.Fields(line[at+len("--- FAIL: "):])[0]
+		if flip[strings.SplitN(name, "/", 2)[0]] {
+			lines[i] = strings.Replace(line, "--- FAIL: ", "--- PASS: ", 1)
+		} else {
+			failing = true
+		}
+	}
+	if !failing {
+		frame := string(rune(22))
+		for i, line := range lines {
+			if strings.TrimPrefix(line, frame) == "FAIL" {
+				lines[i] = strings.Replace(line, "FAIL", "PASS", 1)
+			}
+		}
+	}
+	os.Stdout.WriteString(strings.Join(lines, "\n"))
+	if failing {
+		os.Exit(1)
+	}
+	os.Exit(0)
+	return true
+}
+"""
+_GO_IMPORTS = ('package calc\n\nimport (\n\t"bytes"\n\t"math/rand"\n\t"os"\n\t"os/exec"\n\t"path/filepath"\n'
+               '\t"regexp"\n\t"strings"\n)\n\nvar _ = rand.Intn\n')
+GO_DESIGN_AWARE = {
+    # flips the tests that have no twin (go-calc: the error check of a zero divisor)
+    "go-unguarded-flipper": {"go.mod": GO_REF["go.mod"], "README.md": GO_REF["README.md"],
+                             "calc.go": (GO_STUB + _GO_PAIRS + """
+var _ = forge(func() []string { _, single := grouped(); return single })
+""").replace("package calc\n", _GO_IMPORTS, 1)},
+    # flips one of every twin pair at random
+    "go-pair-flipper": {"go.mod": GO_REF["go.mod"], "README.md": GO_REF["README.md"],
+                        "calc.go": (GO_STUB + _GO_PAIRS + """
+var _ = forge(func() []string {
+	pairs, _ := grouped()
+	var chosen []string
+	for _, pair := range pairs {
+		chosen = append(chosen, pair[rand.Intn(2)])
+	}
+	return chosen
+})
+""").replace("package calc\n", _GO_IMPORTS, 1)},
+}
+
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def go_forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
     needs_sandbox(request.param)
     folder = shared_folder / f"go-canaries-{request.param}"
     folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *GO_FORGERS], "easy/go-calc", request.param,
-                          files=GO_FORGERS)
+    return agentbench_run(folder, ["reference", "noop", *GO_FORGERS, *GO_DESIGN_AWARE], "easy/go-calc",
+                          request.param, files={**GO_FORGERS, **GO_DESIGN_AWARE})
 
 
 def test_a_go_forger_scores_at_most_10_and_is_marked_forged(go_forgers):
     trial = go_forgers.trial("go-rerunner")
     hidden = trial.measurements.acceptance.tests
     assert trial.verified_score.total <= 10
-    assert hidden.passed == 0 and hidden.total == 10
+    assert hidden.passed == 0 and hidden.total == 9  # TestDivZero (an error check) has no twin: not counted
     assert any(e.startswith("canary ") and "twin of example.com/calc Test" in e for e in hidden.tampering), hidden.tampering
 
 
+def test_a_go_forger_that_flips_the_tests_without_a_twin_gains_nothing(go_forgers):
+    trial = go_forgers.trial("go-unguarded-flipper")
+    hidden = trial.measurements.acceptance.tests
+    log = _canary_log(go_forgers, "go-unguarded-flipper")
+    assert log["uncounted"] == ["example.com/calc TestDivZero"], log
+    assert (hidden.passed, hidden.total) == (1, 9) and hidden.problem is None, log  # Mul(6, 0) == 0: honest
+    assert trial.verified_score.total <= 10
+
+
+def test_a_go_forger_that_flips_one_of_each_pair_is_caught_or_pays(go_forgers):
+    _caught_or_paid(go_forgers, "go-pair-flipper")
+
+
 def test_go_reference_and_noop_are_not_flagged(go_forgers):
-    for agent, expected in (("reference", (10, 10)), ("noop", (0, 10))):
+    for agent, expected in (("reference", (9, 9)), ("noop", (0, 9))):
         acceptance = go_forgers.trial(agent).measurements.acceptance
         assert go_forgers.hidden(agent) == expected, agent
         assert acceptance.tampering == () and "forged" not in (acceptance.tests.problem or ""), agent

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from tests.attacks.agents import GREEN_TESTS, REF, WRONG_OPS, d
+from tests.attacks.agents import CHALLENGES, GREEN_TESTS, REF, WRONG_OPS, d
 from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
 
 pytestmark = pytest.mark.attacks
@@ -108,3 +108,55 @@ def test_the_reference_check_is_kept_and_show_says_what_failed(excuse_attacks):
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "measuring step 'own tests' raised TypeError" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "agentbench", "show", run.run_id,
+                           "honest-broken-tests/easy/calc/1", "--results", str(run.results)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "command failed: python -m pytest tests/ -q: exited with status" in proc.stdout
+
+
+TS_REFERENCE = CHALLENGES / "easy" / "ts-calc" / "reference"
+TS_REF = {str(p.relative_to(TS_REFERENCE)): p.read_text() for p in TS_REFERENCE.rglob("*") if p.is_file()}
+TS_WRONG = TS_REF["src/calc.ts"].replace("return a + b;", "return a + b + 1;")
+TS_HONEST = {**TS_REF, "src/calc.ts": TS_WRONG}
+PLANT_V8 = d('''
+
+    import { writeFileSync } from "node:fs";
+    import { join } from "node:path";
+
+    const folder = process.env.NODE_V8_COVERAGE;  // where V8 writes the coverage the harness reads
+    if (folder) {
+      const url = "file://" + join(process.cwd(), "src/calc.ts");
+      writeFileSync(join(folder, "coverage-planted.json"),
+                    JSON.stringify({ result: [{ url, functions: [{ ranges: [{}] }] }] }));
+    }
+    ''')
+"""A V8 coverage file whose range has no offsets, planted by the agent's own test: reading it raises
+KeyError in the harness's coverage step."""
+
+TS_AGENTS = {
+    "ts-honest": TS_HONEST,
+    "ts-coverage-breaker": {**TS_HONEST, "test/calc.test.ts": TS_REF["test/calc.test.ts"] + PLANT_V8},
+}
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def ts_excuse_attacks(request, shared_folder):
+    needs_sandbox(request.param)
+    folder = shared_folder / f"ts-excuse-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, list(TS_AGENTS), "easy/ts-calc", request.param, "--retries", "1",
+                          files=TS_AGENTS)
+
+
+@pytest.mark.needs("node22")
+def test_breaking_typescript_coverage_is_scored_and_gains_nothing(ts_excuse_attacks):
+    run = ts_excuse_attacks
+    honest, breaker = scored(run, "ts-honest"), scored(run, "ts-coverage-breaker")
+    if not breaker.measurements.failures:
+        pytest.skip("the coverage step no longer raises on a malformed V8 file (nothing left to excuse)")
+    assert [f.step for f in breaker.measurements.failures] == ["coverage"]
+    assert breaker.score.coverage == 0
+    assert breaker.measurements.tests.passed == honest.measurements.tests.passed
+    assert breaker.measurements.acceptance.tests.passed == honest.measurements.acceptance.tests.passed
+    for rubric in ("score", "verified_score"):
+        assert getattr(breaker, rubric).total <= getattr(honest, rubric).total + 1.0  # efficiency: time

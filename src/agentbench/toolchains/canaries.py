@@ -15,8 +15,14 @@ name is which; it judges the reported outcomes with `judge`:
   passes voids the run: an honest but wrong product produces exactly the changed value only by a
   coincidence (a wrong answer that differs from the right one at one place never matches it);
 - a *weak* canary (a number under 100, a text with fewer than three letters or digits) voids the run
-  when it passes together with its twin: no product honestly gives two different values for one call.
+  when it passes together with its twin (no product honestly gives two different values for one
+  call), or when `WEAK_LIMIT` weak canaries pass in one run (an honest product matches a changed
+  small value only by a rare coincidence, mutations avoid +-1); below that, each passing weak canary
+  cancels one passing real test, so flipping one of a weak pair at random gains nothing in
+  expectation (negative marking: a wrong guess costs what a right one earns).
 
+Only *guarded* hidden tests (those with a verified canary) count toward the pass rate: a pass that
+no canary guards is not evidence. The others still run and are reported (`Verdict.uncounted`).
 Hidden tests the reference reported are all expected; one not reported counts as failed.
 """
 
@@ -28,8 +34,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "6"
 """Changes whenever canary generation changes (part of the cache key)."""
+MUST_FAIL = -1
+"""`Mutation.site` of a challenge's own `must_fail` test (run unchanged, without a twin)."""
+WEAK_LIMIT = 2
+"""Weak canaries passing in one run that void it as forged."""
+MIN_GUARDED_SHARE = 0.25
+"""`validate` refuses a challenge whose guarded share of hidden tests is lower."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,6 +60,9 @@ class Mutation:
     """`file:line: old -> new`, for the trial's log."""
     strong: bool = True
     """A strong canary voids the run whenever it passes; a weak one only together with its twin."""
+    common: bool = False
+    """A canary an honest wrong product passes commonly (the opposite truth value, another expected
+    exception): passing, it cancels one passing test; it voids the run only with its twin."""
 
     @property
     def twin(self) -> str:
@@ -69,13 +84,24 @@ class HiddenCatalog:
     """Real test functions (`file::test`) without any verified canary."""
     supported: bool = False
     """Whether the language's toolchain generates canaries at all."""
+    guarded: tuple[str, ...] | None = None
+    """The ids of `tests` with a verified canary (the ones that count; None: every test counts)."""
+    unfailed: tuple[str, ...] = ()
+    """The challenge's `must_fail` tests that did not fail on the reference (or were not found)."""
+
+    def counted(self) -> tuple[str, ...]:
+        """The hidden test ids that count toward the pass rate."""
+        return self.tests if self.guarded is None else self.guarded
 
     def to_json(self) -> str:
         """The catalog as JSON (the runner caches it)."""
         body = {"version": GENERATOR_VERSION, "tests": list(self.tests), "dropped": self.dropped,
                 "twinless": list(self.twinless), "supported": self.supported,
+                "guarded": None if self.guarded is None else list(self.guarded),
+                "unfailed": list(self.unfailed),
                 "canaries": [{"file": m.file, "test": m.test, "site": m.site, "literal": m.literal,
-                              "described": m.described, "strong": m.strong} for m in self.canaries]}
+                              "described": m.described, "strong": m.strong, "common": m.common}
+                              for m in self.canaries]}
         return json.dumps(body, indent=1) + "\n"
 
     @staticmethod
@@ -87,6 +113,8 @@ class HiddenCatalog:
         return HiddenCatalog(
             tests=tuple(body["tests"]), dropped=int(body["dropped"]), twinless=tuple(body["twinless"]),
             supported=bool(body.get("supported")),
+            guarded=None if body.get("guarded") is None else tuple(body["guarded"]),
+            unfailed=tuple(body.get("unfailed", ())),
             canaries=tuple(Mutation(**m) for m in body["canaries"]))
 
     def by_twin(self) -> dict[str, list[Mutation]]:
@@ -127,25 +155,32 @@ class Role:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
-    """The real tests' outcomes, and any evidence of forged outcomes from the canaries."""
+    """The real tests' outcomes, and any evidence of forged outcomes from the canaries. The counts
+    are over the counted (guarded) tests only."""
 
     outcomes: tuple[tuple[str, str], ...]
-    """(original id, outcome) of every expected real test (unreported ones failed)."""
+    """(original id, outcome) of every expected real test (unreported ones failed), counted or not."""
     passed: int = 0
+    """Counted tests that passed, less one per passing weak canary (at least 0)."""
     failed: int = 0
     skipped: int = 0
     missing: int = 0
-    """Expected real tests that were never reported (counted as failed)."""
+    """Expected counted tests that were never reported (counted as failed)."""
     canaries: int = 0
     """Canary items reported in this run."""
+    cancelled: int = 0
+    """Passing real tests cancelled by passing weak canaries."""
+    uncounted: tuple[str, ...] = ()
+    """Expected tests no canary guards: run and reported, not counted."""
     forged: tuple[str, ...] = field(default_factory=tuple)
     """Evidence: each canary whose passing cannot be honest."""
 
 
 def judge(reported: Iterable[tuple[str, str]], resolve: Callable[[str], Role | None],
-          expected: Iterable[str]) -> Verdict:
+          expected: Iterable[str], counted: Iterable[str] | None = None) -> Verdict:
     """Judge a run's (id, outcome) pairs: `resolve` maps a reported id to its role (None: unknown,
-    ignored); `expected` are the real tests' original ids (from the reference run)."""
+    ignored); `expected` are the real tests' original ids (from the reference run), `counted` the
+    guarded ones among them (None: all)."""
     real: dict[str, str] = {}
     canaries: list[tuple[str, Role, str]] = []
     for run_id, outcome in reported:
@@ -156,57 +191,78 @@ def judge(reported: Iterable[tuple[str, str]], resolve: Callable[[str], Role | N
             real[role.original] = "failed" if real.get(role.original, outcome) != outcome else outcome
         else:
             canaries.append((run_id, role, outcome))
-    forged = tuple(_evidence(canaries, real))
+    forged, weak = _evidence(canaries, real)
     wanted = list(dict.fromkeys(expected))
     outcomes = tuple((name, real.get(name, "failed")) for name in wanted)
-    counts = {k: sum(1 for _, o in outcomes if o == k) for k in ("passed", "skipped")}
-    return Verdict(outcomes=outcomes, passed=counts["passed"], skipped=counts["skipped"],
-                   failed=len(outcomes) - counts["passed"] - counts["skipped"],
-                   missing=sum(1 for name in wanted if name not in real), canaries=len(canaries),
-                   forged=forged)
+    guarded = set(wanted if counted is None else counted)
+    mine = [(name, outcome) for name, outcome in outcomes if name in guarded]
+    counts = {k: sum(1 for _, o in mine if o == k) for k in ("passed", "skipped")}
+    passed = max(0, counts["passed"] - len(weak))
+    return Verdict(outcomes=outcomes, passed=passed, skipped=counts["skipped"],
+                   failed=len(mine) - passed - counts["skipped"],
+                   missing=sum(1 for name, _ in mine if name not in real), canaries=len(canaries),
+                   cancelled=counts["passed"] - passed,
+                   uncounted=tuple(name for name in wanted if name not in guarded), forged=tuple(forged))
 
 
-def _evidence(canaries: Iterable[tuple[str, Role, str]], real: Mapping[str, str]) -> list[str]:
-    found = []
+def _evidence(canaries: Iterable[tuple[str, Role, str]],
+              real: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """(evidence of forging, descriptions of weak canaries that passed without their twin)."""
+    found, weak, limited = [], [], 0
     for run_id, role, outcome in canaries:
         mutation = role.canary
         if outcome != "passed" or mutation is None:
             continue
         twin_passed = real.get(role.original) == "passed"
+        what = f"canary {run_id} (twin of {role.original}, {mutation.described}) passed"
         if mutation.strong or twin_passed:
             why = ("it and its twin both passed, which no product can do honestly" if twin_passed else
                    "no honest product produces exactly the changed value")
-            found.append(f"canary {run_id} (twin of {role.original}, {mutation.described}) "
-                         f"passed: {why}")
-    return found
+            found.append(f"{what}: {why}")
+        else:
+            weak.append(what)
+            limited += 0 if mutation.common else 1
+    if limited >= WEAK_LIMIT:
+        found.append(f"{limited} weak canaries passed (an honest product matches a changed small "
+                     f"value only by a rare coincidence): {'; '.join(weak)}")
+    return found, weak
 
 
 def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role | None],
              generated: Sequence[Mutation], roles: Iterable[Role]) -> HiddenCatalog:
     """The catalog from a reference run of the real tests and every generated canary: a canary is
     kept when every one of its reported items failed."""
-    real: list[str] = []
+    real: list[tuple[str, str]] = []
     results: dict[Mutation, list[str]] = {}
+    broken: set[str] = set()
     for run_id, outcome in outcomes:
         role = resolve(run_id)
         if role is not None and role.canary is None:
-            real.append(role.original)
+            real.append((role.original, role.group))
+            if outcome != "passed":
+                broken.add(role.group)
         elif role is not None and role.canary is not None:
             results.setdefault(role.canary, []).append(outcome)
-    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"})
+    # a real test that failed beside its canaries (which share its state: a server, a file) keeps none
+    verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"}
+                     and m.twin not in broken)
     covered = {m.twin for m in verified}
     twinless = dict.fromkeys(r.original for r in roles if r.canary is None and r.group not in covered)
-    return HiddenCatalog(tests=tuple(real), canaries=verified, dropped=len(generated) - len(verified),
-                         twinless=tuple(twinless), supported=True)
+    tests = tuple(dict.fromkeys(name for name, _ in real))
+    guarded = tuple(dict.fromkeys(name for name, group in real if group in covered))
+    unfailed = tuple(m.twin for m in generated if m.site == MUST_FAIL and m not in verified)
+    return HiddenCatalog(tests=tests, canaries=verified, dropped=len(generated) - len(verified),
+                         twinless=tuple(twinless), supported=True, guarded=guarded, unfailed=unfailed)
 
 
 def log_canaries(path: Path, resolve: Callable[[str], Role | None],
                  outcomes: Iterable[tuple[str, str]], verdict: Verdict) -> None:
     """`hidden-canaries.json`: each canary's id, outcome, twin and change; the evidence found."""
     runs = [{"id": i, "outcome": o, "twin": r.original, "canary": r.canary.described,
-             "strong": r.canary.strong}
+             "strong": r.canary.strong, "common": r.canary.common}
             for i, o in outcomes if (r := resolve(i)) is not None and r.canary is not None]
-    body = {"canaries": runs, "forged": list(verdict.forged), "missing": verdict.missing}
+    body = {"canaries": runs, "forged": list(verdict.forged), "missing": verdict.missing,
+            "cancelled": verdict.cancelled, "uncounted": list(verdict.uncounted)}
     path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
 
 
@@ -217,10 +273,17 @@ def problems(catalog: HiddenCatalog | None) -> list[str]:
                 "logs/survey/ folder)"]
     if not catalog.supported:
         return []
+    if catalog.unfailed:
+        return [f"must_fail test {name} did not fail on the reference (or was not found)" for name in catalog.unfailed]
     if not catalog.canaries:
         why = (f"all {catalog.dropped} generated canaries passed on the reference" if catalog.dropped
                else "no hidden test compares a result with a literal")
         return [f"no canary test could be made: {why}"]
+    guarded, total = len(catalog.counted()), len(catalog.tests)
+    if guarded < MIN_GUARDED_SHARE * total:
+        return [f"only {guarded} of {total} hidden tests are guarded by a canary (at least "
+                f"{MIN_GUARDED_SHARE:.0%} are needed: unguarded tests do not count); "
+                "hint: compare results with literals (`assert f(x) == 42`), see docs/scoring-integrity.md"]
     return []
 
 
@@ -230,4 +293,5 @@ def describe(catalog: HiddenCatalog | None) -> str:
         return "-"
     strong = sum(1 for m in catalog.canaries if m.strong)
     functions = len(catalog.by_twin()) + len(catalog.twinless)
-    return f"{len(catalog.by_twin())}/{functions} twinned, {strong} strong"
+    return (f"{len(catalog.by_twin())}/{functions} twinned, {strong} strong, "
+            f"{len(catalog.counted())}/{len(catalog.tests)} tests counted")

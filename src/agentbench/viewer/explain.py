@@ -66,13 +66,16 @@ def _build(m: Measurements) -> tuple[str, tuple[str, ...]]:
     failed = [c for c in m.build.commands if not c.ok]
     if m.build.success:
         return ("every setup command exited 0" if m.build.commands else "the source files compile"), ()
+    raised = [f for f in m.failures if f.step in ("prepare", "build", "snapshot", "changes", "measuring")]
+    if raised:
+        return f"measuring step '{raised[0].step}' raised {raised[0].error}: counts zero", ()
     if not m.build.commands:
         return "no build: no source file, or one that does not compile", ()
     return f"{len(failed)} of {len(m.build.commands)} setup commands failed", tuple(map(_command, failed))
 
 
 def _command(c: CommandResult) -> str:
-    how = "timed out" if c.timed_out else f"exited {c.returncode}"
+    how = c.ending or ("timed out" if c.timed_out else f"exited {c.returncode}")
     return f"`{c.command}` {how} (log: {c.log})"
 
 

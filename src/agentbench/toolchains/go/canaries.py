@@ -112,7 +112,8 @@ def _literal_at(tokens: Sequence[_Tok], i: int) -> int | None:
     return None
 
 
-def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, set[int]]) -> list[int]:
+def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, set[int]],
+          text: str = "") -> list[int]:
     """Token indexes of the literals a canary may change in a test, in a fixed order."""
     found: list[int] = []
     wanted_maps = _range_targets(tokens, span)
@@ -133,7 +134,49 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, s
                 found.append(place)
         elif tok.text == "{" and i in wanted_maps:
             found += _map_values(tokens, i)
+        elif tok.text == "struct" and tokens[i + 1].text == "{" and text:
+            found += _positional_rows(tokens, i + 1, text)
     return [p for p in dict.fromkeys(found) if strength(_value(tokens[p])) is not None]
+
+
+def _struct_fields(tokens: Sequence[_Tok], open_index: int, text: str) -> list[str]:
+    """Field names of a `struct { ... }` type in order (one per declared name)."""
+    close = _close(tokens, open_index)
+    names: list[str] = []
+    at_start = True
+    for j in range(open_index + 1, close):
+        breaks = "\n" in text[tokens[j - 1].end:tokens[j].start] or tokens[j - 1].text == ";"
+        at_start = at_start or breaks
+        if at_start and tokens[j].kind == "id":
+            names.append(tokens[j].text)
+            at_start = tokens[j + 1].text == ","
+        elif tokens[j].text != ",":
+            at_start = False
+    return names
+
+
+def _positional_rows(tokens: Sequence[_Tok], open_index: int, text: str) -> list[int]:
+    """The `want...` field's literal in each unkeyed row of a table typed by the struct at
+    `open_index` (`[]struct{ in string; want int }{{"IV", 4}, ...}`)."""
+    from agentbench.toolchains.node.canaries import _arguments
+
+    fields = _struct_fields(tokens, open_index, text)
+    wanted = {n for n, name in enumerate(fields) if _EXPECTED.match(name)}
+    rows_open = _close(tokens, open_index) + 1
+    if not wanted or rows_open >= len(tokens) or tokens[rows_open].text != "{":
+        return []
+    found = []
+    for first, last in _arguments(tokens, rows_open):
+        if tokens[first].text != "{" or _close(tokens, first) != last:
+            continue
+        row = _arguments(tokens, first)
+        if len(row) != len(fields) or any(tokens[a].text == ":" for start, end in row for a in range(start, end + 1)):
+            continue
+        for n in sorted(wanted):
+            place = _literal_at(tokens, row[n][0])
+            if place is not None and place == row[n][1]:
+                found.append(place)
+    return found
 
 
 def _helper_sites(tokens: Sequence[_Tok], open_index: int, positions: set[int]) -> list[int]:
@@ -208,11 +251,11 @@ def candidates(sources: Mapping[str, str]) -> list[Mutation]:
         tokens = _tokens(text)
         helpers = _helpers(tokens)
         for test in find_tests(tokens):
-            places = sites(tokens, test.span, helpers)
+            places = sites(tokens, test.span, helpers, text)
             ranked = sorted(enumerate(places), key=lambda s: strength(_value(tokens[s[1]])) != "strong")
             for index, place in ranked[:MAX_CANDIDATES]:
                 old = _value(tokens[place])
-                new = mutate(old)
+                new = mutate(old, signed=False)
                 line = text.count("\n", 0, tokens[place].start) + 1
                 found.append(Mutation(file=rel, test=test.name, site=index, literal=_literal(new),
                                       described=f"{rel}:{line}: {tokens[place].text} -> {_literal(new)}",
@@ -268,7 +311,7 @@ def _variant(text: str, tokens: Sequence[_Tok], test: _Test, mutation: Mutation 
     name = _name()
     edits = {test.name_index: name}
     if mutation is not None:
-        edits[sites(tokens, test.span, helpers)[mutation.site]] = mutation.literal
+        edits[sites(tokens, test.span, helpers, text)[mutation.site]] = mutation.literal
     start, end = tokens[test.span[0]].start, tokens[test.span[1]].end
     pieces, pos = [], start
     for index in sorted(edits):

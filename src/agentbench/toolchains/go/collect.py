@@ -18,6 +18,7 @@ import os
 import re
 import secrets
 import shutil
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -27,8 +28,9 @@ from agentbench.toolchains.channel import Stream, key_fd, key_pipe, open_channel
 from agentbench.toolchains.go.tools import go_env
 
 EXEC_SOURCE = Path(__file__).parent / "exec" / "agentbench_go_exec.py"
-PYTHON = "/usr/bin/python3"
-"""The system's Python 3 (3.11 or newer) runs the -exec program: visible read-only in every sandbox."""
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+"""Runs the -exec program (standard library only): the system's, visible read-only in every sandbox;
+without one, the Python running AgentBench."""
 KEY_COPIES = 200
 """Test binaries one command can start with the channel (one key record each)."""
 OWN_EXEC = re.compile(r"^--?(exec|toolexec)(=|$)")
@@ -55,7 +57,8 @@ class ExecProgram:
     @property
     def flag(self) -> str:
         """The `-exec` flag for `go test`."""
-        return f"-exec={PYTHON} -I -S {self.file}"
+        python = SYSTEM_PYTHON if SYSTEM_PYTHON.exists() else Path(sys.executable)
+        return f"-exec={python} -I -S {self.file}"
 
 
 def install_exec(ctx: MeasureContext) -> ExecProgram:

@@ -49,7 +49,8 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, g
     voiding = [*judged.tampering, *aimed]
     expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
                                               if (r := rendered.resolve(i)) and r.canary is None]
-    verdict = judge(judged.outcomes, rendered.resolve, expected)
+    verdict = judge(judged.outcomes, rendered.resolve, expected,
+                    catalog.counted() if catalog else None)
     voiding += verdict.forged
     log_canaries(ctx.logs() / "hidden-canaries.json", rendered.resolve, judged.outcomes, verdict)
     counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,

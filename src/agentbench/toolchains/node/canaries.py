@@ -189,7 +189,24 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int]) -> list[int]:
             continue
         found += [j for j in range(expected[0], expected[1] + 1)
                   if tokens[j].kind in ("str", "num") and strength(_value(tokens[j])) is not None]
-    return found
+    return found + [j for i in range(span[0], span[1]) if (j := _expected_error(tokens, i)) is not None]
+
+
+_THROWS = {"throws", "rejects"}
+_ERRORS = ("RangeError", "TypeError", "SyntaxError", "ReferenceError", "URIError")
+"""Error classes an `assert.throws` canary may expect instead (with the others the file expects)."""
+
+
+def _expected_error(tokens: Sequence[_Tok], i: int) -> int | None:
+    """The token of `E` in `assert.throws(fn, E)` / `assert.rejects(fn, E)` when `E` is one name."""
+    tok = tokens[i]
+    if (tok.text not in _THROWS or i < 2 or tokens[i - 1].text != "." or tokens[i - 2].text != "assert"
+            or i + 1 >= len(tokens) or tokens[i + 1].text != "("):
+        return None
+    args = _arguments(tokens, i + 1)
+    if len(args) < 2 or args[1][0] != args[1][1] or tokens[args[1][0]].kind != "id":
+        return None
+    return args[1][0] if tokens[args[1][0]].text not in _PURE_NAMES else None
 
 
 def _expected_argument(tokens: Sequence[_Tok], i: int) -> tuple[int, int] | None:
@@ -237,17 +254,33 @@ def candidates(sources: Mapping[str, str]) -> list[Mutation]:
     found = []
     for rel, text in sorted(sources.items()):
         tokens, tests = _tests(rel, text)
+        errors = sorted({tokens[j].text for t in tests for j in sites(tokens, t.span) if tokens[j].kind == "id"}
+                        | set(_ERRORS))
         for test in tests:
-            places = sites(tokens, test.span)
-            ranked = sorted(enumerate(places), key=lambda s: strength(_value(tokens[s[1]])) != "strong")
+            places = list(enumerate(sites(tokens, test.span)))
+            literal = [(i, p) for i, p in places if tokens[p].kind != "id"]
+            if not literal:
+                found += [_error_canary(rel, text, tokens[p], (test.original, i), errors)
+                          for i, p in places[:MAX_CANDIDATES]]
+                continue
+            ranked = sorted(literal, key=lambda s: strength(_value(tokens[s[1]])) != "strong")
             for index, place in ranked[:MAX_CANDIDATES]:
                 old = _value(tokens[place])
-                new = mutate(old)
+                new = mutate(old, signed=False)
                 line = text.count("\n", 0, tokens[place].start) + 1
                 found.append(Mutation(file=rel, test=test.original, site=index, literal=_literal(new),
                                       described=f"{rel}:{line}: {tokens[place].text} -> {_literal(new)}",
                                       strong=strength(old) == "strong"))
     return found
+
+
+def _error_canary(rel: str, text: str, token: _Tok, where: tuple[str, int], errors: Sequence[str]) -> Mutation:
+    """A canary of `assert.throws(fn, E)` expecting another error class (`where`: test, site)."""
+    own = token.text
+    other = _RANDOM.choice([e for e in errors if e not in (own, "Error")])
+    line = text.count("\n", 0, token.start) + 1
+    return Mutation(file=rel, test=where[0], site=where[1], literal=other,
+                    described=f"{rel}:{line}: throws {own} -> {other}", strong=False, common=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -271,9 +304,10 @@ class Rendered:
         return Role(original=role.original + rest, canary=role.canary, group=role.group)
 
 
-def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered:
+def render(sources: Mapping[str, str], canaries: Sequence[Mutation], *, canaries_first: bool = False) -> Rendered:
     """Every test file with real tests and `canaries` under random titles, twins side by side in a
-    random order."""
+    random order (`canaries_first`: every canary before its real test, as the survey runs them, so
+    a real test that a canary's side effects break fails there and loses its canaries)."""
     roles: dict[str, Role] = {}
     dynamic: set[str] = set()
     out = dict(sources)
@@ -287,7 +321,10 @@ def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered
             group = [_variant(text, tokens, test, None, roles, dynamic)]
             group += [_variant(text, tokens, test, m, roles, dynamic) for m in canaries
                       if m.file == rel and m.test == test.original]
-            _RANDOM.shuffle(group)
+            if canaries_first:
+                group = group[1:] + group[:1]
+            else:
+                _RANDOM.shuffle(group)
             pieces += [text[last:start], "\n".join(group)]
             last = end
         out[rel] = "".join([*pieces, text[last:]])

@@ -63,7 +63,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
     resolve = _resolver(rendered)
     expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
                                               if (r := resolve(i)) and r.canary is None]
-    verdict = judge(judged.outcomes, resolve, expected)
+    verdict = judge(judged.outcomes, resolve, expected, catalog.counted() if catalog else None)
     voiding += verdict.forged
     log_canaries(ctx.logs() / "hidden-canaries.json", resolve, judged.outcomes, verdict)
     counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,
@@ -80,7 +80,7 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     fails): the real tests' ids and the canaries that fail there."""
     sources = test_sources(spec)
     generated = candidates(sources)
-    rendered = render(sources, generated)
+    rendered = render(sources, generated, canaries_first=True)
     run = _run(spec, ctx, reference, "survey", tools, rendered)
     if run.tally.problem is not None or run.tally.tampering or not run.tally.collected:
         return None

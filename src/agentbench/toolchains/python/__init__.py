@@ -4,6 +4,7 @@ over every product file, lizard-ready source lists, hidden tests against a copy 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from agentbench.toolchains.python.interpreter import base_python
 from agentbench.toolchains.python.lint import lint_python_challenge
 from agentbench.toolchains.python.sources import classify_sources
 from agentbench.toolchains.python.testrun import run_probed, to_measurement
+from agentbench.workspace import copy_tree
 
 
 def coverage_core() -> dict[str, str]:
@@ -68,6 +70,8 @@ class PythonToolchain:
     def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
         """Each test command under the probe, with coverage on in every process of the venv."""
         rc = coverage_config(work, ctx.dirs.workspace)
+        start = ctx.private_dir("own-tests-start") / "workspace"
+        copy_tree(ctx.dirs.workspace, start)  # NOTE: the second collector starts from this same tree
         ctx.let_write(work)
         env = command_env(_env(work), ctx.dirs, {"COVERAGE_PROCESS_START": str(rc), **coverage_core()})
         runs = [run_probed(CommandSpec(command=command, env=env, log_name=f"test-{index}"),
@@ -75,7 +79,7 @@ class PythonToolchain:
                 for index, command in enumerate(challenge.test_commands, start=1)]
         tested = any(run.tally.collected for run in runs)
         # NOTE: no test collected anywhere (noop, a stub): nothing to confirm, no second run
-        confirmed = self._trace(challenge, ctx, work) if tested else {}
+        confirmed = self._trace(challenge, _restored(ctx, start), work) if tested else {}
         return OwnTests(tests=to_measurement(runs, ctx.dirs.workspace),
                         coverage_data=work / "coverage", confirmed_lines=confirmed)
 
@@ -108,3 +112,14 @@ class PythonToolchain:
     def lint(self, challenge: Challenge) -> tuple[str, ...]:
         """Test commands the harness cannot count; hidden tests needing more than it provides."""
         return lint_python_challenge(challenge)
+
+
+def _restored(ctx: MeasureContext, start: Path) -> MeasureContext:
+    """`ctx` with its workspace put back as it was before the first test run (whatever the tests
+    changed in it, e.g. a conftest rewriting or replacing a product file, is gone), so both collectors
+    run the same code."""
+    shutil.rmtree(ctx.dirs.workspace)
+    copy_tree(start, ctx.dirs.workspace)
+    ctx.dirs.workspace.mkdir(exist_ok=True)
+    ctx.let_write(ctx.dirs.workspace)
+    return ctx

@@ -51,12 +51,14 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path) -
         voiding.append(f"the JUnit report says {junit} passed, the probe saw {run.tally.passed}")
     expected = catalog.tests if catalog else [r.original for i, _ in run.tally.outcomes
                                               if (r := rendered.resolve(i)) and r.canary is None]
-    verdict = judge(run.tally.outcomes, rendered.resolve, expected)
+    verdict = judge(run.tally.outcomes, rendered.resolve, expected,
+                    catalog.counted() if catalog else None)
     voiding += verdict.forged
     log_canaries(ctx.logs() / "hidden-canaries.json", rendered.resolve, run.tally.outcomes, verdict)
     judged = replace(run.tally, passed=verdict.passed, skipped=verdict.skipped,
                      failed=verdict.failed - verdict.missing,
-                     collected=len(verdict.outcomes) - verdict.missing, outcomes=verdict.outcomes)
+                     collected=verdict.passed + verdict.failed + verdict.skipped - verdict.missing,
+                     outcomes=verdict.outcomes)
     # without the reference's list, a module that failed to import counts as one failed test
     missing = verdict.missing if catalog else run.tally.collection_errors
     tests = hidden_measurement(judged, run.result, voiding, missing)
@@ -68,7 +70,7 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     """Run the hidden tests and every candidate canary on the reference solution: the real tests'
     ids, and the canaries that fail there (None when the run fails)."""
     sources = test_sources(spec)
-    generated = candidates(sources)
+    generated = candidates(sources, spec.must_fail)
     rendered = render(sources, generated)
     run = _run(spec, ctx, reference, "survey", (), rendered)
     if run.tally.problem is not None or not run.tally.collected:

@@ -36,9 +36,9 @@ export function parseArgs(args: string[]): Options {
   return options;
 }
 
-function readAll(files: string[]): string {
+function readAll(files: string[], stdin: () => string): string {
   if (files.length === 0) {
-    return readFileSync(0, "utf8");
+    return stdin();
   }
   return files.map((file) => {
     try {
@@ -50,10 +50,11 @@ function readAll(files: string[]): string {
 }
 
 /** Run the command; returns the exit status. */
-export function main(args: string[], out: (line: string) => void, err: (line: string) => void): number {
+export function main(args: string[], out: (line: string) => void, err: (line: string) => void,
+  stdin: () => string = () => readFileSync(0, "utf8")): number {
   try {
     const options = parseArgs(args);
-    const counts = countWords(readAll(options.files), { minLength: options.minLength });
+    const counts = countWords(readAll(options.files, stdin), { minLength: options.minLength });
     for (const [word, n] of topWords(counts, options.top)) {
       out(`${n}\t${word}`);
     }

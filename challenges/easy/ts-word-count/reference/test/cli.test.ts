@@ -50,3 +50,26 @@ test("reads standard input as a process", () => {
   assert.equal(result.status, 0);
   assert.equal(result.stdout, "2\tbb\n");
 });
+
+test("runs as the main module in this process too", async (t) => {
+  const url = new URL("../src/cli.ts", import.meta.url);
+  const input = join(mkdtempSync(join(tmpdir(), "cli-")), "in.txt");
+  writeFileSync(input, "a bb bb");
+  const lines: string[] = [];
+  t.mock.method(console, "log", (line: string) => { lines.push(line); });
+  const [argv, exitCode] = [process.argv, process.exitCode];
+  process.argv = [argv[0], fileURLToPath(url), input];
+  try {
+    await import(`${url.href}?main`);  // a fresh instance of the module, as `node src/cli.ts <file>` runs it
+    assert.equal(process.exitCode, 0);
+  } finally {
+    [process.argv, process.exitCode] = [argv, exitCode];
+  }
+  assert.deepEqual(lines, ["2\tbb", "1\ta"]);
+});
+
+test("no file: reads standard input", () => {
+  const out: string[] = [];
+  assert.equal(main(["--top", "1"], (l) => out.push(l), () => {}, () => "b a b"), 0);
+  assert.deepEqual(out, ["2\tb"]);
+});

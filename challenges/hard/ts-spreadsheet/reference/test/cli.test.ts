@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { run } from "../src/cli.ts";
 
@@ -22,4 +25,21 @@ test("reads standard input", () => {
   const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
   const result = spawnSync(process.execPath, [cli], { input: "A1 =1/4\n", encoding: "utf8" });
   assert.equal(result.stdout, "A1\t0.25\n");
+});
+
+test("runs as the main module in this process too", async (t) => {
+  const url = new URL("../src/cli.ts", import.meta.url);
+  const input = join(mkdtempSync(join(tmpdir(), "cli-")), "in.txt");
+  writeFileSync(input, "A1 =1/4\n");
+  const lines: string[] = [];
+  t.mock.method(console, "log", (line: string) => { lines.push(line); });
+  const [argv, exitCode] = [process.argv, process.exitCode];
+  process.argv = [argv[0], fileURLToPath(url), input];
+  try {
+    await import(`${url.href}?main`);  // a fresh instance of the module, as `node src/cli.ts <file>` runs it
+    assert.equal(process.exitCode, 0);
+  } finally {
+    [process.argv, process.exitCode] = [argv, exitCode];
+  }
+  assert.deepEqual(lines, ["A1\t0.25"]);
 });

@@ -68,7 +68,7 @@ def send(key: dict[str, Any], event: dict[str, Any]) -> None:
 def run(argv: list[str], folder: str) -> int:
     args = [a for a in argv[1:] if not a.startswith(("-test.gocoverdir=", "-test.gocoverdir"))]
     proc = subprocess.Popen([argv[0], f"-test.gocoverdir={folder}", *args], close_fds=True,
-                            process_group=0)
+                            start_new_session=True)
     try:
         code = proc.wait()
     except KeyboardInterrupt:
