@@ -121,6 +121,7 @@ def test_ctrl_c_while_tests_run_then_resume_gives_the_uninterrupted_scores(tmp_p
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert not (results / "c" / "trials" / "slow-tests" / "easy" / "calc" / "trial-1" / "record.json").exists()
+    started.unlink()  # NOTE: written by the interrupted trial's user; the resumed trial runs as another
     resumed = subprocess.run([sys.executable, "-m", "agentbench", "run", "--resume", "c", "--results",
                               str(results)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
