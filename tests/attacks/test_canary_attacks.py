@@ -272,7 +272,6 @@ TS_FORGERS = {
 _TS_PAIRS = d(r"""
     import fs from "node:fs";
     const HIDDEN = new URL("../.agentbench-acceptance/", import.meta.url);
-    const LITERAL = /-?\d+(?:\.\d+)?|"[^"]*"/g;
 
     function hiddenTests(): [string, string][] {
       const found: [string, string][] = [];
@@ -285,11 +284,11 @@ _TS_PAIRS = d(r"""
       return found;
     }
 
-    // twins: the same text but for exactly one literal
+    // twins: the same tokens but for exactly one (a literal, or the error class of assert.throws)
+    const TOKEN = /[A-Za-z_$][\w$]*|-?\d+(?:\.\d+)?|"[^"]*"|\S/g;
     function twins(a: string, b: string): boolean {
-      const la = a.match(LITERAL) ?? [], lb = b.match(LITERAL) ?? [];
-      if (a.split(LITERAL).join("#") !== b.split(LITERAL).join("#") || la.length !== lb.length) return false;
-      return la.filter((x, i) => x !== lb[i]).length === 1;
+      const ta = a.match(TOKEN) ?? [], tb = b.match(TOKEN) ?? [];
+      return ta.length === tb.length && ta.filter((x, i) => x !== tb[i]).length === 1;
     }
 
     function grouped(): { pairs: string[][]; single: string[] } {
