@@ -130,8 +130,14 @@ def _raises_error(node: ast.expr, local: set[str]) -> ast.expr | None:
 
 
 def _local_names(func: ast.AST) -> set[str]:
+    """Names the test binds itself (assigned, parameters, imported, caught, defined)."""
     names = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return names | {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+    names |= {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(func) if isinstance(n, ast.Import | ast.ImportFrom)
+              for a in n.names}
+    names |= {n.name for n in ast.walk(func) if isinstance(n, ast.ExceptHandler) and n.name}
+    return names | {n.name for n in ast.walk(func) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                     and n is not func}
 
 
 def truth(node: ast.Assert) -> tuple[ast.expr, bool]:
@@ -401,13 +407,22 @@ def _tabulate(func: ast.AST, places: Sequence[int], table: list[tuple[str, ast.e
     _Swap(swaps).visit(func)
 
 
+def _entry(name: str, value: ast.expr) -> ast.stmt:
+    """`v_... = value`; an exception's name may not resolve (None then: that test fails, not its module)."""
+    assign = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+    if isinstance(value, ast.Constant):
+        return assign
+    fallback = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Constant(None))
+    handler = ast.ExceptHandler(type=ast.Name(id="Exception", ctx=ast.Load()), name=None, body=[fallback])
+    return ast.Try(body=[assign], handlers=[handler], orelse=[], finalbody=[])
+
+
 def _add_table(tree: ast.Module, table: list[tuple[str, ast.expr]]) -> None:
     """The table goes last: it may name the module's exceptions, and tests read it only when run."""
     if not table:
         return
     _RANDOM.shuffle(table)
-    body: list[ast.stmt] = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
-                            for name, value in table]
+    body = [_entry(name, value) for name, value in table]
     holder = ast.ClassDef(name=TABLE, bases=[], keywords=[], body=body, decorator_list=[])
     setattr(holder, "type_params", [])  # noqa: B010  (Python 3.12+ unparses it; 3.11 has no such field)
     tree.body.append(holder)
