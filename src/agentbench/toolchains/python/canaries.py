@@ -368,15 +368,6 @@ class _Swap(ast.NodeTransformer):
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return self.swaps.get(id(node), node)
 
-    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
-        """An f-string's text parts are constants that only a FormattedValue may replace: `{attr}`
-        formats a text as itself."""
-        node.values = [ast.FormattedValue(value=self.swaps[id(part)], conversion=-1, format_spec=None)
-                       if isinstance(part, ast.Constant) and id(part) in self.swaps else part
-                       for part in node.values]
-        self.generic_visit(node)
-        return node
-
 
 def _tabulate(func: ast.AST, places: Sequence[int], table: list[tuple[str, ast.expr]],
               mutation: Mutation | None) -> None:
