@@ -33,15 +33,17 @@ def parse(transcript: Transcript) -> StepList:
     return steps
 
 
-def read_events(events: list[dict[str, Any]], steps: StepList, transcript: Transcript) -> None:
-    """Fold Anthropic-style events (assistant / user / system / result) into `steps`."""
+def read_events(events: list[dict[str, Any]], steps: StepList, transcript: Transcript, *,
+                final_usage: bool = False) -> None:
+    """Fold Anthropic-style events (assistant / user / system / result) into `steps`
+    (`final_usage`: every message's usage is its final one, as in Qwen Code's JSON array)."""
     last_id: object = None
     for event in events:
         kind, time = event.get("type"), _time(event)
         message = event.get("message")
         if kind == "assistant" and isinstance(message, dict):
             same = message.get("id") is not None and message.get("id") == last_id
-            _assistant(message, steps, transcript, time, same)
+            _assistant(message, steps, transcript, time, (same, final_usage))
             last_id = message.get("id")
         elif kind == "user" and isinstance(message, dict):
             _tool_results(message.get("content"), steps)
@@ -58,11 +60,12 @@ def _time(event: dict[str, Any]) -> str | None:
 
 
 def _assistant(message: dict[str, Any], steps: StepList, transcript: Transcript,
-               time: str | None, same: bool) -> None:
+               time: str | None, how: tuple[bool, bool]) -> None:
+    same, final_usage = how
     blocks = _blocks(message.get("content"))
     text = _joined(blocks, ("text",), "text")
     thinking = _joined(blocks, ("thinking", "redacted_thinking"), "thinking")
-    tokens_in, tokens_out = _usage(mapping(message.get("usage")), final=bool(message.get("stop_reason")))
+    tokens_in, tokens_out = _usage(mapping(message.get("usage")), final=final_usage or bool(message.get("stop_reason")))
     if same and any(s.type == "model" for s in steps.steps):
         steps.extend_model(text=text, reasoning=thinking, input_tokens=tokens_in,
                            output_tokens=tokens_out)
