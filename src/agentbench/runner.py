@@ -103,7 +103,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         challenge_ids=tuple(c.id for c in config.challenges),
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
         model=config.model, agents_config=config.agents_config, sandbox=config.sandbox.name,
-        agent_timeout_s=config.agent_timeout_s, created_at=now_iso(),
+        agent_timeout_s=config.agent_timeout_s, created_at=now_iso(), attempts=config.attempts,
     )
     config.run_dir.make()
     config.run_dir.write_plan(plan)

@@ -112,6 +112,19 @@ def test_resume_applies_how_to_run_options_and_refuses_plan_changes(capsys, tmp_
     assert len(loads_run((tmp_path / "noop.json").read_text()).trials) == 3
 
 
+def test_resume_keeps_the_runs_attempts_and_refuses_to_change_them(capsys, tmp_path, tiny_challenges):
+    args = ["run", "--agent", "noop", "--challenge", "easy/adder", "--challenges", str(tiny_challenges),
+            "--results", str(tmp_path), "--run-id", "ra", "--attempts", "2"]
+    assert invoke(capsys, *args).exit_code == 0
+    from agentbench.cli.run import resume_with_options, resumed_config
+
+    options = {"jobs": 1, "retries": 1, "executor": "local", "executor_address": None, "output": None,
+               "attempts": 1}
+    assert resume_with_options(resumed_config(tmp_path, "ra"), options, frozenset()).attempts == 2
+    r = invoke(capsys, "run", "--resume", "ra", "--results", str(tmp_path), "--attempts", "1")
+    assert r.exit_code == 2 and "--attempts cannot change a run" in r.err
+
+
 def test_regrade_rescores_kept_workspaces_without_rerunning_the_agent(capsys, tmp_path, tiny_challenges):
     args = ["run", "--agent", "reference", "--challenge", "easy/adder", "--challenges",
             str(tiny_challenges), "--results", str(tmp_path), "--run-id", "rg"]

@@ -168,7 +168,7 @@ def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
         results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
         model=plan.model, challenge_dirs=plan.challenge_dirs, agents_config=plan.agents_config,
         sandbox=_plan_sandbox(plan.sandbox), agent_timeout_s=plan.agent_timeout_s,
-        agent_configs=tuple(load_agents_config(
+        attempts=plan.attempts, agent_configs=tuple(load_agents_config(
             Path(plan.agents_config) if plan.agents_config else None).items()),
     )
 
@@ -183,7 +183,7 @@ def _plan_sandbox(name: str) -> Sandbox:
 
 
 PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "language", "run_all", "trials", "rubric", "model", "sandbox",
-                "agent_timeout", "run_id", "challenge_dirs", "agents_config")
+                "agent_timeout", "run_id", "challenge_dirs", "agents_config", "attempts")
 """Options that define what a run is: fixed by its plan once it started."""
 
 _FLAGS = {"agents": "--agent", "challenge_ids": "--challenge", "run_all": "--all",
@@ -211,8 +211,7 @@ def resume_with_options(config: RunConfig, options: dict[str, Any], given: froze
     if options["output"] and len(config.agents) > 1:
         raise UsageError("--output takes one agent", "drop --output: each agent gets RESULTS/<agent>.json")
     return replace(config, jobs=options["jobs"], retries=options["retries"],
-                   executor=options["executor"], executor_address=options["executor_address"],
-                   attempts=options["attempts"])
+                   executor=options["executor"], executor_address=options["executor_address"])
 
 
 def _print_summary(outcome: RunOutcome) -> None:

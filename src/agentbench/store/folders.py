@@ -70,6 +70,8 @@ class RunPlan:
     """Agent time limit override in seconds (None: each challenge's own)."""
     created_at: str
     """ISO-8601 UTC creation time."""
+    attempts: int = 1
+    """Attempts per trial (`--attempts`: 2 gives a failing first attempt its tests' output)."""
     agent_models: tuple[tuple[str, str], ...] = ()
     """(agent, model) for each agent whose model was set (`--model`, else its agents config
     entry); agents absent use the CLI's own default."""
