@@ -137,24 +137,29 @@ def go_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun
                           files=GO_AGENTS)
 
 
+COUNTED = 9
+"""go-calc's hidden tests that count: 9 of its 10 have a verified canary; a test no canary guards is
+run and reported but not counted (docs/scoring-integrity.md)."""
+
+
 def test_reference_scores_full_marks_and_noop_nothing(go_attacks):
     ref, noop = go_attacks.trial("reference"), go_attacks.trial("noop")
     assert ref.seed_score.total >= 95 and ref.verified_score.total >= 95
-    assert go_attacks.hidden("reference") == (10, 10)
+    assert go_attacks.hidden("reference") == (COUNTED, COUNTED)
     assert ref.measurements.tests.tampering == () and ref.measurements.acceptance.tampering == ()
     assert noop.verified_score.total == 0 and noop.seed_score.total <= 10
 
 
 def test_a_stub_does_not_outscore_a_solution_when_verified(go_attacks):
     stub = go_attacks.trial("go-stub")
-    assert go_attacks.hidden("go-stub") == (0, 10)
+    assert go_attacks.hidden("go-stub") == (0, COUNTED)
     assert stub.verified_score.total <= 10
 
 
 def test_wrong_but_green_code_is_caught_by_the_hidden_tests(go_attacks):
     t = go_attacks.trial("go-wrong-green")
     assert t.measurements.tests.passed == t.measurements.tests.total == 2
-    assert go_attacks.hidden("go-wrong-green") == (5, 10)
+    assert go_attacks.hidden("go-wrong-green") == (5, COUNTED)
     assert t.verified_score.total <= 60
 
 
@@ -166,7 +171,7 @@ def test_skipped_tests_are_not_passed(go_attacks):
 def test_planted_configuration_does_not_redirect_the_go_command(go_attacks):
     tests = go_attacks.trial("go-planted-config").measurements.tests
     assert (tests.passed, tests.failed, tests.problem) == (2, 1, None)
-    assert go_attacks.hidden("go-planted-config") == (5, 10)
+    assert go_attacks.hidden("go-planted-config") == (5, COUNTED)
 
 
 def test_an_exit_status_forced_to_zero_voids_the_own_tests(go_attacks):
