@@ -132,7 +132,8 @@ def _run(judged):
 
 def test_the_channel_s_descriptor_and_secret_are_not_in_proc_environ(own_tests):
     """Test files (children of the runner) read their own and their parent's /proc environ and every
-    key descriptor named there: no secret, so nothing to forge events with."""
+    key descriptor named there: no secret, so nothing to forge events with. (Reads are non-blocking:
+    a blocking read of a reused descriptor number hung the test until its timeout under CI load.)"""
     own, _ = own_tests({"test/a.test.ts": """\
         import { test } from "node:test";
         import assert from "node:assert/strict";
@@ -145,7 +146,13 @@ def test_the_channel_s_descriptor_and_secret_are_not_in_proc_environ(own_tests):
             found.push(...(environ.match(/AGENTBENCH_REPORTER_[A-Z]+/g) ?? []).filter((v) => !v.endsWith("_KEY")));
             for (const m of environ.matchAll(/AGENTBENCH_REPORTER_KEY=(\\d+)/g)) {
               for (const path of [`/proc/self/fd/${m[1]}`, `/proc/${pid}/fd/${m[1]}`]) {
-                try { found.push(fs.readFileSync(path).subarray(0, 256).toString()); } catch {}
+                // never block: the number may name some other process's pipe by now
+                try {
+                  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+                  const buffer = Buffer.alloc(256);
+                  try { found.push(buffer.subarray(0, fs.readSync(fd, buffer)).toString()); }
+                  finally { fs.closeSync(fd); }
+                } catch {}
               }
             }
           }
