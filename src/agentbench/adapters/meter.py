@@ -1,0 +1,419 @@
+"""A metering proxy the harness owns, between an agent CLI and its model endpoint (opt-in: `meter`).
+
+A CLI's own account of its tokens is the agent's word: it can leave calls out (Aider's chat-history
+summaries are in no log it writes), round them (`1.2k`), or be made to print anything. The meter
+counts what the endpoint itself answered instead. For one trial it listens on 127.0.0.1, the CLI's
+base-URL variable points at it, and every request is forwarded unchanged to the real endpoint; the
+usage each answer carries (a JSON body, or the server-sent events of a stream: OpenAI's last chunk,
+Responses' `response.completed`, Anthropic's `message_start` + `message_delta`, Gemini's
+`usageMetadata`) is counted as it passes, without changing a byte of it.
+
+The meter holds the API key. The CLI gets a random per-trial token in its place, which the meter
+swaps for the real key on the way out; a request without the token is refused and never forwarded.
+So a call that goes around the meter (straight to the endpoint, from the CLI or from anything the
+agent runs) has no key and fails: every call that spends tokens is a call the meter counted. Other
+providers' keys are not given to a metered agent at all.
+
+Only the harness's process sees the real key and the counts; nothing in the trial can reach them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import secrets
+import ssl
+import threading
+import zlib
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from agentbench.adapters.endpoint import ANTHROPIC, DEFAULT_URLS, Endpoint
+from agentbench.pricing import CallTokens
+
+UPSTREAM_TIMEOUT_S = 900.0
+"""Longest wait for one read from the endpoint (a long generation streams slowly)."""
+
+JSON_CAP_BYTES = 64 * 1024 * 1024
+"""Largest non-streamed answer whose usage is read (a larger one is passed on, its usage unseen)."""
+
+SETTLE_S = 10.0
+"""Longest wait, when the reading is taken, for requests still in flight."""
+
+_HOP_HEADERS = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
+                          "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"})
+_KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key")
+_TOKEN_PREFIX = "agentbench-meter-"
+
+
+@dataclass(frozen=True, slots=True)
+class MeteredCall:
+    """One request the meter forwarded."""
+
+    method: str
+    path: str
+    status: int
+    tokens: CallTokens | None
+    """The usage the endpoint's answer reported (None: it reported none)."""
+    model: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeterReading:
+    """What the meter saw during one trial."""
+
+    calls: tuple[CallTokens, ...]
+    """Each answer's usage, in order (answers that reported usage only)."""
+    forwarded: int
+    """Requests forwarded to the endpoint (model calls, model lists...)."""
+    unmetered: int
+    """Successful POST answers without usage: tokens may have been spent that the meter could not
+    read (the metered totals are then a lower bound)."""
+    refused: int
+    """Requests without the trial's token (refused, never forwarded)."""
+    models: tuple[str, ...]
+    """The models the endpoint said answered, in order of first use."""
+
+    @property
+    def totals(self) -> CallTokens:
+        """The summed usage (input counts cached tokens too)."""
+        return CallTokens(sum(c.input for c in self.calls), sum(c.output for c in self.calls),
+                          sum(c.cache_read for c in self.calls), sum(c.cache_write for c in self.calls))
+
+
+@dataclass
+class _Log:
+    calls: list[MeteredCall] = field(default_factory=list)
+    refused: int = 0
+    active: int = 0
+    lock: threading.Condition = field(default_factory=threading.Condition)
+
+    def add(self, call: MeteredCall) -> None:
+        with self.lock:
+            self.calls.append(call)
+
+    def refuse(self) -> None:
+        with self.lock:
+            self.refused += 1
+
+    def begin(self) -> None:
+        with self.lock:
+            self.active += 1
+
+    def end(self) -> None:
+        with self.lock:
+            self.active -= 1
+            self.lock.notify_all()
+
+    def settle(self, timeout_s: float) -> tuple[list[MeteredCall], int]:
+        """The calls and refusals, once the requests in flight are done (or after `timeout_s`)."""
+        with self.lock:
+            self.lock.wait_for(lambda: self.active == 0, timeout=timeout_s)
+            return list(self.calls), self.refused
+
+
+def usage_fields(event: Any, protocol: str) -> dict[str, int]:
+    """The usage counts one JSON object of an answer carries (`input` counts cached tokens)."""
+    if not isinstance(event, dict):
+        return {}
+    meta = event.get("usageMetadata")
+    if isinstance(meta, dict):
+        return _gemini(meta)
+    for holder in (event, event.get("message"), event.get("response")):
+        usage = holder.get("usage") if isinstance(holder, dict) else None
+        if isinstance(usage, dict):
+            return _anthropic(usage) if protocol == ANTHROPIC else _openai(usage)
+    return {}
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _openai(usage: dict[str, Any]) -> dict[str, int]:
+    chat = "prompt_tokens" in usage or "completion_tokens" in usage
+    details = usage.get("prompt_tokens_details" if chat else "input_tokens_details")
+    cached = _int(details.get("cached_tokens")) if isinstance(details, dict) else 0
+    return {"input": _int(usage.get("prompt_tokens" if chat else "input_tokens")),
+            "output": _int(usage.get("completion_tokens" if chat else "output_tokens")),
+            "cache_read": cached}
+
+
+def _anthropic(usage: dict[str, Any]) -> dict[str, int]:
+    read, write = _int(usage.get("cache_read_input_tokens")), _int(usage.get("cache_creation_input_tokens"))
+    found = {"output": _int(usage.get("output_tokens")), "cache_read": read, "cache_write": write}
+    if "input_tokens" in usage:
+        found["input"] = _int(usage.get("input_tokens")) + read + write
+    return found
+
+
+def _gemini(meta: dict[str, Any]) -> dict[str, int]:
+    return {"input": _int(meta.get("promptTokenCount")),
+            "output": _int(meta.get("candidatesTokenCount")) + _int(meta.get("thoughtsTokenCount")),
+            "cache_read": _int(meta.get("cachedContentTokenCount"))}
+
+
+def model_of(event: Any) -> str | None:
+    """The model an answer says answered (`model`, `message.model`, `response.model`, `modelVersion`)."""
+    if not isinstance(event, dict):
+        return None
+    for holder in (event, event.get("message"), event.get("response")):
+        if isinstance(holder, dict):
+            found = holder.get("model") or holder.get("modelVersion")
+            if isinstance(found, str) and found:
+                return found[:200]
+    return None
+
+
+class _Answer:
+    """Reads the usage of one answer from its bytes as they pass (SSE lines or one JSON body)."""
+
+    def __init__(self, protocol: str, content_type: str, encoding: str) -> None:
+        self.protocol = protocol
+        self.stream = "text/event-stream" in content_type
+        self.inflate = zlib.decompressobj(wbits=47) if encoding in ("gzip", "deflate") else None
+        self.pending = bytearray()
+        self.fields: dict[str, int] = {}
+        self.model: str | None = None
+        self.overflow = False
+
+    def feed(self, data: bytes) -> None:
+        if self.inflate is not None:
+            data = self.inflate.decompress(data)
+        self.pending += data
+        if self.stream:
+            *lines, rest = bytes(self.pending).split(b"\n")
+            self.pending = bytearray(rest)
+            for line in lines:
+                self._line(line)
+        elif len(self.pending) > JSON_CAP_BYTES:
+            self.overflow, self.pending = True, bytearray()
+
+    def _line(self, line: bytes) -> None:
+        text = line.strip()
+        if text.startswith(b"data:") and text[5:].strip() != b"[DONE]":
+            self._event(text[5:].strip())
+
+    def _event(self, raw: bytes) -> None:
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            return
+        for item in event if isinstance(event, list) else [event]:
+            for key, value in usage_fields(item, self.protocol).items():
+                self.fields[key] = max(self.fields.get(key, 0), value)
+            self.model = self.model or model_of(item)
+
+    def finish(self) -> tuple[CallTokens | None, str | None]:
+        if self.stream:
+            self._line(bytes(self.pending))
+        elif not self.overflow and self.pending:
+            self._event(bytes(self.pending))
+        if "input" not in self.fields and "output" not in self.fields:
+            return None, self.model
+        f = self.fields
+        return CallTokens(f.get("input", 0), f.get("output", 0), f.get("cache_read", 0),
+                          f.get("cache_write", 0)), self.model
+
+
+class Meter:
+    """The proxy for one trial: `with Meter(endpoint) as meter:` ... `meter.reading()`."""
+
+    def __init__(self, endpoint: Endpoint) -> None:
+        base = urlsplit(endpoint.base_url or DEFAULT_URLS[endpoint.protocol])
+        if base.scheme not in ("http", "https") or not base.hostname:
+            raise ValueError(f"the model endpoint's URL is not http(s): {base.geturl()!r}")
+        self.endpoint = endpoint
+        self.upstream = base
+        self.token = _TOKEN_PREFIX + secrets.token_hex(16) if endpoint.key else None
+        self._log = _Log()
+        self._server = _ProxyServer(self)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        """The URL the CLI is given in place of the endpoint's (same path, the meter's origin)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}{self.upstream.path.rstrip('/')}"
+
+    def __enter__(self) -> Meter:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def reading(self, settle_s: float = SETTLE_S) -> MeterReading:
+        """What was counted (once the requests in flight are done, waiting `settle_s` at most)."""
+        calls, refused = self._log.settle(settle_s)
+        models = dict.fromkeys(c.model for c in calls if c.model and c.tokens)
+        return MeterReading(
+            calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls), refused=refused,
+            unmetered=sum(1 for c in calls if c.tokens is None and 200 <= c.status < 300
+                          and c.method == "POST"),
+            models=tuple(m for m in models if m))
+
+    def record(self, call: MeteredCall) -> None:
+        """Count one forwarded request (called by the proxy's handler threads)."""
+        self._log.add(call)
+
+    def refuse(self) -> None:
+        """Count one refused request."""
+        self._log.refuse()
+
+    def begin(self) -> None:
+        """A request arrived (the reading waits for it)."""
+        self._log.begin()
+
+    def end(self) -> None:
+        """A request is done."""
+        self._log.end()
+
+    def connection(self) -> http.client.HTTPConnection:
+        """A new connection to the endpoint."""
+        host, port = self.upstream.hostname or "", self.upstream.port
+        if self.upstream.scheme == "https":
+            return http.client.HTTPSConnection(host, port, timeout=UPSTREAM_TIMEOUT_S,
+                                               context=ssl.create_default_context())
+        return http.client.HTTPConnection(host, port, timeout=UPSTREAM_TIMEOUT_S)
+
+
+class _ProxyServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, meter: Meter) -> None:
+        self.meter = meter
+        super().__init__(("127.0.0.1", 0), _Handler)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _ProxyServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the meter keeps its own count."""
+
+    def do_GET(self) -> None:
+        self._forward("GET")
+
+    def do_POST(self) -> None:
+        self._forward("POST")
+
+    def do_PUT(self) -> None:
+        self._forward("PUT")
+
+    def do_DELETE(self) -> None:
+        self._forward("DELETE")
+
+    def _forward(self, method: str) -> None:
+        self.server.meter.begin()
+        try:
+            self._meter(method)
+        finally:
+            self.server.meter.end()
+
+    def _meter(self, method: str) -> None:
+        meter = self.server.meter
+        body = self._read_body()
+        headers, path = self._swap_token(meter)
+        if headers is None:
+            meter.refuse()
+            self._json(401, "the request does not carry this trial's key (AgentBench's meter)")
+            return
+        self._relay(meter, (method, path), headers, _with_stream_usage(path, body))
+
+    def _read_body(self) -> bytes:
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            parts = []
+            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                parts.append(self.rfile.read(size))
+                self.rfile.readline()
+            while self.rfile.readline().strip():
+                pass
+            return b"".join(parts)
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _swap_token(self, meter: Meter) -> tuple[dict[str, str] | None, str]:
+        """The headers to send (the token replaced by the real key) and the path; None headers when
+        the request does not carry the trial's token."""
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_HEADERS}
+        headers["Accept-Encoding"] = "identity"
+        headers["Host"] = self.server.meter.upstream.netloc
+        path, token, key = self.path, meter.token, meter.endpoint.key or ""
+        if token is None:
+            return headers, path
+        seen = token in path
+        path = path.replace(token, key)
+        for name, value in list(headers.items()):
+            if name.lower() in _KEY_HEADERS and token in value:
+                headers[name], seen = value.replace(token, key), True
+        return (headers if seen else None), path
+
+    def _relay(self, meter: Meter, request: tuple[str, str], headers: dict[str, str],
+               body: bytes) -> None:
+        """Send the request on, and its answer back as it comes, counting the answer's usage."""
+        method, path = request
+        conn = meter.connection()
+        stack = contextlib.ExitStack()
+        status, tokens, model, answered = 502, None, None, False
+        try:
+            conn.request(method, path, body=body if body or method != "GET" else None, headers=headers)
+            answer = stack.enter_context(contextlib.closing(conn.getresponse()))
+            status = answer.status
+            reader = _Answer(meter.endpoint.protocol, answer.getheader("Content-Type") or "",
+                             (answer.getheader("Content-Encoding") or "").lower())
+            self._send_head(answer)
+            answered = True
+            while chunk := answer.read1(65536):
+                reader.feed(chunk)
+                self.wfile.write(chunk)
+                self.wfile.flush()
+            tokens, model = reader.finish()
+        except (OSError, http.client.HTTPException) as exc:
+            if not answered:
+                with contextlib.suppress(OSError):
+                    self._json(502, f"AgentBench's meter cannot reach the endpoint: {type(exc).__name__}")
+        finally:
+            stack.close()
+            conn.close()
+            self.close_connection = True
+            meter.record(MeteredCall(method, path.split("?")[0], status, tokens, model))
+
+    def _send_head(self, answer: http.client.HTTPResponse) -> None:
+        self.send_response(answer.status, answer.reason)
+        for name, value in answer.getheaders():
+            if name.lower() not in _HOP_HEADERS or name.lower() == "content-length":
+                self.send_header(name, value)
+        self.send_header("Connection", "close")
+        self.end_headers()
+
+    def _json(self, status: int, message: str) -> None:
+        data = json.dumps({"type": "error", "error": {"type": "authentication_error" if status == 401
+                                                      else "api_error", "message": message}}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
+        self.close_connection = True
+
+
+def _with_stream_usage(path: str, body: bytes) -> bytes:
+    """A streamed Chat Completions request asks for the usage chunk (`stream_options.include_usage`)
+    when it does not already: without it, the endpoint reports no usage for the call."""
+    if not path.split("?")[0].endswith("/chat/completions") or b'"stream"' not in body:
+        return body
+    try:
+        request = json.loads(body)
+    except ValueError:
+        return body
+    if not isinstance(request, dict) or request.get("stream") is not True \
+            or "stream_options" in request:
+        return body
+    return json.dumps({**request, "stream_options": {"include_usage": True}}).encode()

@@ -1,0 +1,135 @@
+"""The metering proxy (`agentbench.adapters.meter`) between real HTTP clients and the scripted model
+server: every wire format, streamed and not, counted exactly; the key held by the meter; requests
+without the trial's token refused and never forwarded."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
+
+import pytest
+
+from agentbench.adapters.endpoint import ANTHROPIC, GEMINI, OPENAI, Endpoint
+from agentbench.adapters.meter import Meter
+from agentbench.modelserver.script import Script
+from agentbench.modelserver.server import RunningServer
+from agentbench.pricing import CallTokens
+
+SCRIPT = Script(files=(), input_tokens=1234,
+                output_tokens=56)
+
+
+def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> bytes:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **headers})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return bytes(answer.read())
+
+
+def _chat(stream: bool) -> dict[str, Any]:
+    return {"model": "scripted", "stream": stream, "messages": [{"role": "user", "content": "hi"}]}
+
+
+CASES = [
+    (OPENAI, "/v1", "/chat/completions", _chat(False), "Authorization", "Bearer {key}"),
+    (OPENAI, "/v1", "/chat/completions", _chat(True), "Authorization", "Bearer {key}"),
+    (OPENAI, "/v1", "/responses", {"model": "scripted", "input": "hi", "stream": True},
+     "Authorization", "Bearer {key}"),
+    (OPENAI, "/v1", "/responses", {"model": "scripted", "input": "hi"}, "Authorization", "Bearer {key}"),
+    (ANTHROPIC, "", "/v1/messages", {"model": "scripted", "max_tokens": 10, "stream": True,
+                                     "messages": [{"role": "user", "content": "hi"}]},
+     "x-api-key", "{key}"),
+    (ANTHROPIC, "", "/v1/messages", {"model": "scripted", "max_tokens": 10,
+                                     "messages": [{"role": "user", "content": "hi"}]},
+     "x-api-key", "{key}"),
+    (GEMINI, "", "/v1beta/models/scripted:streamGenerateContent?alt=sse",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "x-goog-api-key", "{key}"),
+    (GEMINI, "", "/v1beta/models/scripted:streamGenerateContent",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "x-goog-api-key", "{key}"),
+    (GEMINI, "", "/v1beta/models/scripted:generateContent",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "x-goog-api-key", "{key}"),
+]
+
+
+@pytest.mark.parametrize(("protocol", "base", "route", "body", "header", "value"), CASES)
+def test_every_wire_format_is_counted_exactly(protocol, base, route, body, header, value) -> None:
+    with RunningServer(SCRIPT) as server, \
+            Meter(Endpoint(protocol=protocol, base_url=server.url + base, key="real-key")) as meter:
+        assert meter.token and meter.token != "real-key"
+        for _ in range(3):
+            answer = _post(meter.base_url + route, body, {header: value.format(key=meter.token)})
+            assert answer
+        reading = meter.reading()
+        assert server.ledger.calls == 3
+    assert reading.calls == (CallTokens(1234, 56),) * 3
+    assert (reading.forwarded, reading.unmetered, reading.refused) == (3, 0, 0)
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    """An endpoint that records the key each request carries and reports a fixed usage."""
+
+    seen: ClassVar[list[str]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.seen.append(self.headers.get("Authorization") or "")
+        data = json.dumps({"model": "m-1", "usage": {"prompt_tokens": 7, "completion_tokens": 3,
+                                                     "prompt_tokens_details": {"cached_tokens": 2}}})
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data.encode())
+
+
+@pytest.fixture
+def recorder():
+    _Recorder.seen = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1", _Recorder.seen
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_endpoint_gets_the_real_key_and_the_client_never_needs_it(recorder) -> None:
+    url, seen = recorder
+    with Meter(Endpoint(protocol=OPENAI, base_url=url, key="sk-real")) as meter:
+        _post(meter.base_url + "/chat/completions", _chat(False), {"Authorization": f"Bearer {meter.token}"})
+        reading = meter.reading()
+    assert seen == ["Bearer sk-real"]
+    assert reading.calls == (CallTokens(7, 3, cache_read=2),)
+    assert reading.models == ("m-1",)
+
+
+@pytest.mark.parametrize("given", ["", "Bearer sk-real", "Bearer agentbench-meter-0000"])
+def test_a_request_without_the_trials_token_is_refused_and_never_forwarded(recorder, given) -> None:
+    url, seen = recorder
+    with Meter(Endpoint(protocol=OPENAI, base_url=url, key="sk-real")) as meter:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _post(meter.base_url + "/chat/completions", _chat(False), {"Authorization": given})
+        reading = meter.reading()
+    refused.value.close()
+    assert refused.value.code == 401
+    assert seen == []
+    assert (reading.calls, reading.forwarded, reading.refused) == ((), 0, 1)
+
+
+def test_a_streamed_chat_request_without_usage_asks_for_it(recorder) -> None:
+    """OpenAI-compatible streams report usage only when asked: the meter asks."""
+    with RunningServer(SCRIPT) as server, \
+            Meter(Endpoint(protocol=OPENAI, base_url=server.url + "/v1", key="k")) as meter:
+        answer = _post(meter.base_url + "/chat/completions", _chat(True),
+                       {"Authorization": f"Bearer {meter.token}"})
+        sent = server.ledger.requests[-1]["body"]
+    assert sent["stream_options"] == {"include_usage": True}
+    assert answer.rstrip().endswith(b"data: [DONE]")
+    assert meter.reading().calls == (CallTokens(1234, 56),)
