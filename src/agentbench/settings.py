@@ -5,6 +5,7 @@
     model = "claude-sonnet-4-5"
     args = ["--verbose"]
     env = { ANTHROPIC_BASE_URL = "http://127.0.0.1:8765" }
+    meter = true                      # count tokens at the harness's proxy, not from the CLI
 
     [agents.my-agent]                 # a new agent name, driven by the generic `command` adapter
     adapter = "command"
@@ -35,7 +36,7 @@ from agentbench.models import AgentConfig
 from agentbench.pricing import parse_prices
 
 DEFAULT_FILE = "agentbench.toml"
-_FIELDS = ("adapter", "executable", "args", "env", "model", "command", "stdin")
+_FIELDS = ("adapter", "executable", "args", "env", "model", "command", "stdin", "meter")
 
 
 def find_agents_config(explicit: Path | None = None) -> Path | None:
@@ -86,7 +87,15 @@ def _agent(path: Path, name: str, body: Any) -> AgentConfig:
         model=_opt_str(where, body, "model"),
         command=_str_list(where, body, "command"),
         stdin=_opt_str(where, body, "stdin"),
+        meter=_bool(where, body, "meter"),
     )
+
+
+def _bool(where: str, body: Mapping[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: '{key}' must be true or false, got {type(value).__name__}")
+    return value
 
 
 def _opt_str(where: str, body: Mapping[str, Any], key: str) -> str | None:

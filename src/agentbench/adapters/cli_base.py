@@ -16,6 +16,7 @@ not possible is the CLI run for it, confined like the agent, for a few seconds, 
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -40,6 +41,7 @@ from agentbench.adapters.failures import (
     start_check_argv,
     workspace_state,
 )
+from agentbench.adapters.meter import Meter, MeterReading
 from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
@@ -245,7 +247,61 @@ class CommandAdapter(AgentAdapter):
         """Run the CLI on `prompt` in `output_dir` until it exits or its time limit."""
         with tempfile.TemporaryDirectory(prefix="agentbench-agent-") as scratch:
             setup = _setup(prompt, output_dir, context, Path(scratch), self.config.model)
+            if self.config.meter:
+                return self._run_metered(prompt, setup, time_limit_minutes * 60.0)
             return self._run_cli(prompt, setup, time_limit_minutes * 60.0)
+
+    def meter_variables(self, endpoint: Endpoint) -> tuple[str, ...]:
+        """The variables naming the base URL the CLI sends `endpoint`'s requests to (default: those
+        `scripted_env` points at a server)."""
+        return tuple(name for name, value in self.scripted_env if "{url}" in value)
+
+    def _run_metered(self, prompt: str, setup: TrialSetup, timeout_s: float) -> AdapterResult:
+        """Run the CLI through the harness's metering proxy; its tokens are what the meter counted."""
+        endpoint = self.endpoint(setup)
+        names = self.meter_variables(endpoint) if endpoint else ()
+        if endpoint is None or not names:
+            raise RunError(f"{self.name}: cannot meter this agent: its model endpoint is not known",
+                           "set the base URL and key in the agents config's env, or drop `meter`")
+        with Meter(endpoint) as meter:
+            metered = copy.copy(self)
+            metered.config = replace(self.config, env=tuple(sorted(
+                self._metered_env(endpoint, names, meter).items())))
+            result = metered._run_cli(prompt, setup, timeout_s)
+            reading = meter.reading()
+        return self._with_reading(result, reading)
+
+    def _metered_env(self, endpoint: Endpoint, names: tuple[str, ...], meter: Meter) -> dict[str, str]:
+        """The config's env with the base URL pointing at the meter, the endpoint's key replaced by
+        the trial's token and every other key of the adapter's blanked."""
+        env = dict(self.config.env)
+        known = {*self.passthrough_env, *env}
+        for name in known:
+            value = self.variable(name)
+            if value and endpoint.key and value == endpoint.key:
+                env[name] = meter.token or ""
+            elif value and re.search(r"(KEY|TOKEN|SECRET)$", name):
+                env[name] = ""
+        env.update(dict.fromkeys(names, meter.base_url))
+        env["NO_PROXY"] = ",".join(filter(None, ("127.0.0.1,localhost", self.variable("NO_PROXY"))))
+        return env
+
+    def _with_reading(self, result: AdapterResult, reading: MeterReading) -> AdapterResult:
+        """`result` with the meter's tokens, and a cost from them where the model is priced; else the
+        CLI's own cost only when its tokens are the meter's (it then priced every call); else unknown."""
+        totals = reading.totals
+        model = result.model or (reading.models[0] if reading.models else None)
+        usage = Usage(input_tokens=totals.input, output_tokens=totals.output, model=model,
+                      cache_read_tokens=totals.cache_read, cache_write_tokens=totals.cache_write,
+                      calls=reading.calls)
+        cost, source = self.cost(usage)
+        agrees = (result.input_tokens, result.output_tokens) == (totals.input, totals.output)
+        if cost is None and result.cost_source == "cli" and agrees and not reading.unmetered:
+            cost, source = result.cost_usd, "cli"  # NOTE: the CLI's figure covers every call
+        return replace(result, input_tokens=totals.input, output_tokens=totals.output,
+                       cache_read_tokens=totals.cache_read, cache_write_tokens=totals.cache_write,
+                       cost_usd=cost, cost_source=source, model=model,
+                       tokens_source="meter-partial" if reading.unmetered else "meter")
 
     def _run_cli(self, prompt: str, setup: TrialSetup, timeout_s: float) -> AdapterResult:
         self.preflight()
@@ -350,7 +406,7 @@ class CommandAdapter(AgentAdapter):
             cache_write_tokens=usage.cache_write_tokens, final_message=usage.final_message[:4000],
             error=None if ok else error,
             output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
-            model=usage.model,
+            model=usage.model, tokens_source="cli" if usage.input_tokens is not None else None,
         )
 
     def cost(self, usage: Usage,

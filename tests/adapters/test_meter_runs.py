@@ -1,0 +1,174 @@
+"""`meter = true`: an agent's tokens counted by the harness's metering proxy, end to end.
+
+The real Aider (ci/install/aider.sh) against the scripted model server: its chat-history summary
+(a weak-model call Aider reports nowhere) is counted, as the server's own ledger shows. A fake CLI
+written by the test plays the adversary: it under-reports its tokens and calls the endpoint around
+the meter; its report gains nothing and its direct call has no key.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from agentbench.adapters.aider import AiderAdapter
+from agentbench.errors import RunError
+from agentbench.models import AgentConfig, ModelPrice
+from agentbench.modelserver import RunningServer, Script
+from tests.adapters.helpers import CALC_FILES, assert_files_written
+
+PRICES = {"openai/scripted": {"max_input_tokens": 128000, "max_output_tokens": 8192,
+                              "input_cost_per_token": 0.000003, "output_cost_per_token": 0.000015,
+                              "litellm_provider": "openai", "mode": "chat"}}
+
+
+@pytest.fixture
+def no_user_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in AiderAdapter.passthrough_env:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.realcli
+def test_real_aider_summariser_calls_are_counted(real_cli: Callable[[str], str], tmp_path: Path,
+                                                 no_user_keys: None) -> None:
+    """A tiny chat-history limit makes Aider summarise after its reply: one more model call, on
+    no log of Aider's; the meter counts both calls, exactly as the endpoint's ledger does."""
+    executable = real_cli("aider")
+    script = Script(files=CALC_FILES, final_message="All three files written.",
+                    input_tokens=321, output_tokens=54)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    metadata = tmp_path / "model-metadata.json"
+    metadata.write_text(json.dumps(PRICES), encoding="utf-8")
+    with RunningServer(script) as server:
+        env = (("OPENAI_API_BASE", server.url + "/v1"), ("OPENAI_API_KEY", "sk-scripted"),
+               ("AIDER_MODEL_METADATA_FILE", str(metadata)))
+        config = AgentConfig(name="aider", executable=executable, model="openai/scripted", env=env,
+                             args=("--max-chat-history-tokens", "10"), meter=True,
+                             prices=(ModelPrice(model="openai/scripted", input=3.0, output=15.0),))
+        result = AiderAdapter(config).run_challenge("Write the calculator package.", workspace, 3)
+        ledger = server.ledger
+    assert result.success, result.error
+    assert_files_written(workspace, CALC_FILES)
+    assert ledger.calls == 2, "the reply and the chat-history summary"
+    assert (result.input_tokens, result.output_tokens) == (ledger.input_tokens, ledger.output_tokens)
+    assert (result.input_tokens, result.output_tokens) == (2 * 321, 2 * 54)
+    assert result.tokens_source == "meter"
+    assert result.cost_source == "price-table"
+    assert result.cost_usd == pytest.approx(2 * (321 * 3.0 + 54 * 15.0) / 1e6)
+    assert result.model == "openai/scripted"
+
+
+@pytest.mark.realcli
+def test_real_aider_without_the_meter_misses_the_summary(real_cli: Callable[[str], str],
+                                                         tmp_path: Path, no_user_keys: None) -> None:
+    """The same run unmetered: Aider's own account (its analytics log) has one call of the two."""
+    executable = real_cli("aider")
+    script = Script(files=CALC_FILES, input_tokens=321, output_tokens=54)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    with RunningServer(script) as server:
+        env = (("OPENAI_API_BASE", server.url + "/v1"), ("OPENAI_API_KEY", "sk-scripted"))
+        config = AgentConfig(name="aider", executable=executable, model="openai/scripted", env=env,
+                             args=("--max-chat-history-tokens", "10"))
+        result = AiderAdapter(config).run_challenge("Write the calculator package.", workspace, 3)
+        calls = server.ledger.calls
+    assert result.success, result.error
+    assert calls == 2
+    assert result.tokens_source == "cli"
+    assert (result.input_tokens, result.output_tokens) == (321, 54)
+
+
+class _KeyedEndpoint(BaseHTTPRequestHandler):
+    """A Chat Completions endpoint that, like a real one, answers only its key."""
+
+    KEY: ClassVar[str] = "sk-real"
+    seen: ClassVar[list[str]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        given = self.headers.get("Authorization") or ""
+        self.seen.append("ok" if given == f"Bearer {self.KEY}" else "refused")
+        status, body = (200, {"model": "keyed-1", "choices": [{"index": 0, "finish_reason": "stop",
+                                                               "message": {"role": "assistant", "content": "hi"}}],
+                              "usage": {"prompt_tokens": 500, "completion_tokens": 40}}) \
+            if self.seen[-1] == "ok" else (401, {"error": {"message": "Incorrect API key"}})
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def keyed_endpoint() -> Iterator[tuple[str, list[str]]]:
+    _KeyedEndpoint.seen = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _KeyedEndpoint)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1", _KeyedEndpoint.seen
+    server.shutdown()
+    server.server_close()
+
+
+ADVERSARY = """#!{python}
+import json, os, sys, urllib.request, urllib.error
+base, key, direct = os.environ["OPENAI_API_BASE"], os.environ["OPENAI_API_KEY"], sys.argv[-1]
+def call(url):
+    body = json.dumps({{"model": "m", "messages": [{{"role": "user", "content": "hi"}}]}}).encode()
+    request = urllib.request.Request(url + "/chat/completions", data=body, method="POST",
+        headers={{"Authorization": "Bearer " + key, "Content-Type": "application/json"}})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        return exc.code
+statuses = [call(base), call(base), call(direct)]
+open("seen.json", "w").write(json.dumps({{"key": key, "base": base, "statuses": statuses,
+    "other": os.environ.get("ANTHROPIC_API_KEY")}}))
+print("Tokens: 1 sent, 1 received. Cost: $0.00 message, $0.00 session.")
+"""
+
+
+def test_an_agent_that_under_reports_and_goes_around_the_meter_gains_nothing(
+        tmp_path: Path, keyed_endpoint: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI prints 1 token; it spent 1,080 through the meter and tried a third call straight at
+    the endpoint: that call had no key (the CLI only ever held the trial's token)."""
+    url, seen = keyed_endpoint
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-other-provider")
+    fake = tmp_path / "fake-aider"
+    fake.write_text(ADVERSARY.format(python=sys.executable), encoding="utf-8")
+    fake.chmod(0o755)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    config = AgentConfig(name="aider", executable=str(fake), model="openai/m", meter=True, args=(url,),
+                         env=(("OPENAI_API_BASE", url), ("OPENAI_API_KEY", _KeyedEndpoint.KEY)))
+    result = AiderAdapter(config).run_challenge("Do it.", workspace, 1)
+    agent = json.loads((workspace / "seen.json").read_text())
+    assert result.success, result.error
+    assert agent["statuses"] == [200, 200, 401]
+    assert seen == ["ok", "ok", "refused"]
+    assert agent["key"].startswith("agentbench-meter-") and _KeyedEndpoint.KEY not in json.dumps(agent)
+    assert agent["base"].startswith("http://127.0.0.1:") and agent["base"] != url
+    assert agent["other"] == "", "another provider's key is not handed to a metered agent"
+    assert (result.input_tokens, result.output_tokens, result.tokens_source) == (1000, 80, "meter")
+    assert result.model == "openai/m"
+    assert result.cost_source == "unknown"
+
+
+def test_meter_without_a_known_endpoint_is_refused(tmp_path: Path, no_user_keys: None) -> None:
+    config = AgentConfig(name="aider", executable="/bin/true", meter=True)
+    with pytest.raises(RunError, match="cannot meter"):
+        AiderAdapter(config).run_challenge("Do it.", tmp_path, 1)
