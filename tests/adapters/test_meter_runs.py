@@ -12,6 +12,7 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,7 +23,13 @@ from agentbench.adapters.aider import AiderAdapter
 from agentbench.errors import RunError
 from agentbench.models import AgentConfig, ModelPrice
 from agentbench.modelserver import RunningServer, Script
-from tests.adapters.helpers import CALC_FILES, assert_files_written
+from tests.adapters.helpers import (
+    CALC_FILES,
+    REAL_CLIS,
+    assert_files_written,
+    scripted_adapter,
+    trial_context,
+)
 
 PRICES = {"openai/scripted": {"max_input_tokens": 128000, "max_output_tokens": 8192,
                               "input_cost_per_token": 0.000003, "output_cost_per_token": 0.000015,
@@ -172,3 +179,26 @@ def test_meter_without_a_known_endpoint_is_refused(tmp_path: Path, no_user_keys:
     config = AgentConfig(name="aider", executable="/bin/true", meter=True)
     with pytest.raises(RunError, match="cannot meter"):
         AiderAdapter(config).run_challenge("Do it.", tmp_path, 1)
+
+
+@pytest.mark.realcli
+@pytest.mark.parametrize("agent", sorted(REAL_CLIS))
+def test_every_real_cli_works_through_the_meter_and_is_counted_exactly(agent, real_cli, tmp_path) -> None:
+    """Each CLI's wire format (OpenAI Chat and Responses, Anthropic, Gemini; streamed or not) passes
+    the meter unchanged, and the meter's count is the endpoint's own ledger, side requests included."""
+    executable = real_cli(REAL_CLIS[agent])
+    script = Script(files=CALC_FILES, final_message="All three files written.",
+                    input_tokens=1234, output_tokens=56)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    with RunningServer(script) as server:
+        plain = scripted_adapter(agent, server.url, executable)
+        adapter = type(plain)(replace(plain.config, meter=True))
+        result = adapter.run_challenge("Write the calc package.", workspace, 5,
+                                       context=trial_context(tmp_path / "trial"))
+        ledger = server.ledger
+    assert result.success, result.error
+    assert_files_written(workspace, CALC_FILES)
+    assert result.tokens_source == "meter"
+    assert ledger.calls >= 1
+    assert (result.input_tokens, result.output_tokens) == (ledger.input_tokens, ledger.output_tokens)
