@@ -202,3 +202,16 @@ def test_every_real_cli_works_through_the_meter_and_is_counted_exactly(agent, re
     assert result.tokens_source == "meter"
     assert ledger.calls >= 1
     assert (result.input_tokens, result.output_tokens) == (ledger.input_tokens, ledger.output_tokens)
+
+
+def test_meter_is_a_boolean_of_the_agents_config(tmp_path: Path) -> None:
+    from agentbench.errors import ConfigError
+    from agentbench.settings import load_agents_config
+
+    path = tmp_path / "agentbench.toml"
+    path.write_text('[agents.aider]\nmeter = true\n[agents.codex]\n', encoding="utf-8")
+    configs = load_agents_config(path)
+    assert configs["aider"].meter is True and configs["codex"].meter is False
+    path.write_text('[agents.aider]\nmeter = "yes"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="'meter' must be true or false"):
+        load_agents_config(path)

@@ -29,6 +29,7 @@ from agentbench.errors import ResultsFileError
 from agentbench.models import (
     COST_SOURCES,
     TIERS,
+    AdapterResult,
     RunRecord,
     ScoreBreakdown,
     TrialRecord,
@@ -323,8 +324,16 @@ def _trial_row(label: str, run_id: str, trial: TrialRecord, field: str) -> Trial
         cost_usd=known_cost(adapter), cost_source=cost_source_of(adapter) if adapter else "unknown",
         input_tokens=adapter.input_tokens if adapter else None,
         output_tokens=adapter.output_tokens if adapter else None,
+        tokens_source=_tokens_source(adapter),
         run_id=run_id, logs_dir=trial.logs_dir, note=_note(trial), **_change_fields(trial),
     )
+
+
+def _tokens_source(adapter: AdapterResult | None) -> str | None:
+    """Where a trial's tokens come from (older records without it: the CLI's report)."""
+    if adapter is None or (adapter.input_tokens is None and adapter.output_tokens is None):
+        return None
+    return adapter.tokens_source or "cli"
 
 
 def _change_fields(trial: TrialRecord) -> dict[str, Any]:

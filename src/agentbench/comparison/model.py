@@ -102,6 +102,9 @@ class TrialRow:
     """Under `--attempts 2`: whether the last attempt passed (None: one attempt)."""
     cost_source: str = "unknown"
     """Where the cost comes from: `cli`, `price-table` or `unknown` (`models.COST_SOURCES`)."""
+    tokens_source: str | None = None
+    """Where the tokens come from: `cli`, `meter` or `meter-partial` (`models.TOKEN_SOURCES`);
+    None: no tokens known."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
