@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +69,16 @@ def load_agents_config(path: Path | None) -> dict[str, AgentConfig]:
                           f"found {unknown or 'agents'}", "write each agent as [agents.NAME]")
     prices = parse_prices(data.get("prices", {}), f"{path}: [prices]")
     return {name: replace(_agent(path, name, body), prices=prices) for name, body in agents.items()}
+
+
+def with_meter(configs: Mapping[str, AgentConfig], agents: Iterable[str]) -> dict[str, AgentConfig]:
+    """`configs` with `meter` on for each of `agents` (`run --meter`); an agent the file does not
+    configure gets an entry of its own, with the file's prices."""
+    prices = next((c.prices for c in configs.values() if c.prices), ())
+    metered = dict(configs)
+    for agent in agents:
+        metered[agent] = replace(metered.get(agent) or AgentConfig(name=agent, prices=prices), meter=True)
+    return metered
 
 
 def _agent(path: Path, name: str, body: Any) -> AgentConfig:

@@ -215,3 +215,37 @@ def test_meter_is_a_boolean_of_the_agents_config(tmp_path: Path) -> None:
     path.write_text('[agents.aider]\nmeter = "yes"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="'meter' must be true or false"):
         load_agents_config(path)
+
+
+def test_run_meter_end_to_end_and_resume_keeps_it(capsys, tmp_path: Path, tiny_challenges: Path,
+                                                  keyed_endpoint: tuple[str, list[str]]) -> None:
+    """`agentbench run --meter`: the trial record's tokens are the meter's, its `tokens_source`
+    says so, the run plan keeps `meter`, and a resumed run is metered too."""
+    from agentbench.cli.run import resume_with_options, resumed_config
+    from agentbench.records import loads_run
+    from agentbench.store.folders import RunDir
+    from tests.cli.helpers import invoke
+    from tests.conftest import open_to_trial_users
+
+    url, seen = keyed_endpoint
+    (tmp_path / "bin").mkdir()
+    fake = open_to_trial_users(tmp_path / "bin") / "fake-aider"
+    fake.write_text(ADVERSARY.format(python=sys.executable), encoding="utf-8")
+    fake.chmod(0o755)
+    config = tmp_path / "agents.toml"
+    config.write_text(f'[agents.aider]\nexecutable = "{fake}"\nmodel = "openai/m"\nargs = ["{url}"]\n'
+                      f'env = {{ OPENAI_API_BASE = "{url}", OPENAI_API_KEY = "{_KeyedEndpoint.KEY}" }}\n',
+                      encoding="utf-8")
+    results = tmp_path / "results"
+    r = invoke(capsys, "run", "--agent", "aider", "--meter", "--agents-config", str(config),
+               "--challenge", "easy/adder", "--challenges", str(tiny_challenges),
+               "--results", str(results), "--run-id", "metered")
+    assert r.exit_code == 0, r.err
+    (trial,) = loads_run((results / "aider.json").read_text()).trials
+    assert trial.adapter is not None and trial.adapter.tokens_source == "meter"
+    assert (trial.adapter.input_tokens, trial.adapter.output_tokens) == (1000, 80)
+    assert seen == ["ok", "ok", "refused"]
+    assert RunDir(results / "metered").read_plan().meter is True
+    options = {"jobs": 1, "retries": 1, "executor": "local", "executor_address": None, "output": None}
+    resumed = resume_with_options(resumed_config(results, "metered"), options, frozenset())
+    assert resumed.meter and dict(resumed.agent_configs)["aider"].meter
