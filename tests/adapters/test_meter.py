@@ -133,3 +133,19 @@ def test_a_streamed_chat_request_without_usage_asks_for_it(recorder) -> None:
     assert sent["stream_options"] == {"include_usage": True}
     assert answer.rstrip().endswith(b"data: [DONE]")
     assert meter.reading().calls == (CallTokens(1234, 56),)
+
+
+@pytest.mark.parametrize("path", ["/v1/batches", "/v1/files", "/v1/responses/resp_1",
+                                  "/v1/../v1/batches/x/chat/completions/..", "/v1/./fine_tuning/jobs"])
+def test_only_model_calls_are_forwarded(recorder, path) -> None:
+    """With the trial's token, the key still opens nothing but model calls: a batch or a stored
+    response would spend or show tokens no answer through the meter reports."""
+    url, seen = recorder
+    with Meter(Endpoint(protocol=OPENAI, base_url=url, key="sk-real")) as meter:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _post(meter.base_url.removesuffix("/v1") + path, {"input_file_id": "f"},
+                  {"Authorization": f"Bearer {meter.token}"})
+        reading = meter.reading()
+    refused.value.close()
+    assert refused.value.code == 403 and seen == []
+    assert reading.refused == 1 and reading.refused_requests == (f"POST {path}",)

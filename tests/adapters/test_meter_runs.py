@@ -202,6 +202,8 @@ def test_every_real_cli_works_through_the_meter_and_is_counted_exactly(agent, re
     assert result.tokens_source == "meter"
     assert ledger.calls >= 1
     assert (result.input_tokens, result.output_tokens) == (ledger.input_tokens, ledger.output_tokens)
+    kept = json.loads((tmp_path / "trial" / "logs" / "meter.json").read_text())
+    assert len(kept["calls"]) == ledger.calls and kept["refused_requests"] == [], kept
 
 
 def test_meter_is_a_boolean_of_the_agents_config(tmp_path: Path) -> None:

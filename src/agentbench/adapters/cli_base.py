@@ -41,7 +41,7 @@ from agentbench.adapters.failures import (
     start_check_argv,
     workspace_state,
 )
-from agentbench.adapters.meter import Meter, MeterReading
+from agentbench.adapters.meter import METER_LOG, Meter, MeterReading, write_reading
 from agentbench.adapters.versions import VersionSource, read_version
 from agentbench.errors import RunError
 from agentbench.models import AdapterResult, AgentConfig
@@ -269,6 +269,7 @@ class CommandAdapter(AgentAdapter):
                 self._metered_env(endpoint, names, meter).items())))
             result = metered._run_cli(prompt, setup, timeout_s)
             reading = meter.reading()
+        write_reading(setup.logs_dir / METER_LOG, reading)
         return self._with_reading(result, reading)
 
     def _metered_env(self, endpoint: Endpoint, names: tuple[str, ...], meter: Meter) -> dict[str, str]:

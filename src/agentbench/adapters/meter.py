@@ -10,6 +10,8 @@ Responses' `response.completed`, Anthropic's `message_start` + `message_delta`, 
 
 The meter holds the API key. The CLI gets a random per-trial token in its place, which the meter
 swaps for the real key on the way out; a request without the token is refused and never forwarded.
+Only model calls and model lists are forwarded (`ROUTES`): the key cannot be used through the meter
+for anything whose tokens an answer would not show (batches, stored responses, files).
 So a call that goes around the meter (straight to the endpoint, from the CLI or from anything the
 agent runs) has no key and fails: every call that spends tokens is a call the meter counted. Other
 providers' keys are not given to a metered agent at all.
@@ -22,12 +24,15 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
+import re
 import secrets
 import ssl
 import threading
 import zlib
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,7 +48,20 @@ JSON_CAP_BYTES = 64 * 1024 * 1024
 SETTLE_S = 10.0
 """Longest wait, when the reading is taken, for requests still in flight."""
 
-_HOP_HEADERS = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
+ROUTES = (
+    ("POST", re.compile(r"(?:/[\w-][\w.-]*)*/(?:chat/completions|completions|responses|messages"
+                        r"|messages/count_tokens)")),
+    ("POST", re.compile(r"(?:/[\w-][\w.-]*)*/models/[\w-][\w.-]*:(?:generateContent|streamGenerateContent"
+                        r"|countTokens)")),
+    ("GET", re.compile(r"(?:/[\w-][\w.-]*)*/models(?:/[\w-][\w.:-]*)?")),
+)
+"""(method, full-match path pattern) of the requests the meter forwards: model calls (OpenAI Chat
+Completions and Responses, Anthropic Messages, Gemini) and model lists; anything else is refused."""
+
+MAX_REFUSED_KEPT = 20
+"""Refused requests whose method and path the reading keeps (to say what a CLI tried)."""
+
+_HOP_HEADERS = frozenset({"expect", "connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
                           "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"})
 _KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key")
 _TOKEN_PREFIX = "agentbench-meter-"
@@ -59,6 +77,8 @@ class MeteredCall:
     tokens: CallTokens | None
     """The usage the endpoint's answer reported (None: it reported none)."""
     model: str | None
+    complete: bool = True
+    """Whether the whole answer passed (False: the client went away mid-answer; its usage so far)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +93,9 @@ class MeterReading:
     """Successful POST answers without usage: tokens may have been spent that the meter could not
     read (the metered totals are then a lower bound)."""
     refused: int
-    """Requests without the trial's token (refused, never forwarded)."""
+    """Requests refused, never forwarded: without the trial's token, or not a model call."""
+    refused_requests: tuple[str, ...] = ()
+    """`METHOD /path` of the first refused requests (why a CLI failed under the meter)."""
     models: tuple[str, ...]
     """The models the endpoint said answered, in order of first use."""
 
@@ -88,6 +110,7 @@ class MeterReading:
 class _Log:
     calls: list[MeteredCall] = field(default_factory=list)
     refused: int = 0
+    refused_requests: list[str] = field(default_factory=list)
     active: int = 0
     lock: threading.Condition = field(default_factory=threading.Condition)
 
@@ -95,9 +118,11 @@ class _Log:
         with self.lock:
             self.calls.append(call)
 
-    def refuse(self) -> None:
+    def refuse(self, request: str) -> None:
         with self.lock:
             self.refused += 1
+            if len(self.refused_requests) < MAX_REFUSED_KEPT:
+                self.refused_requests.append(request[:300])
 
     def begin(self) -> None:
         with self.lock:
@@ -108,11 +133,12 @@ class _Log:
             self.active -= 1
             self.lock.notify_all()
 
-    def settle(self, timeout_s: float) -> tuple[list[MeteredCall], int]:
+    def settle(self, timeout_s: float) -> tuple[list[MeteredCall], list[str]]:
         """The calls and refusals, once the requests in flight are done (or after `timeout_s`)."""
         with self.lock:
             self.lock.wait_for(lambda: self.active == 0, timeout=timeout_s)
-            return list(self.calls), self.refused
+            return list(self.calls), list(self.refused_requests) + [""] * (
+                self.refused - len(self.refused_requests))
 
 
 def usage_fields(event: Any, protocol: str) -> dict[str, int]:
@@ -219,6 +245,25 @@ class _Answer:
                           f.get("cache_write", 0)), self.model
 
 
+METER_LOG = "meter.json"
+"""The reading, kept in the trial's logs folder (the harness's; the agent cannot reach it)."""
+
+
+def write_reading(path: Path, reading: MeterReading) -> None:
+    """Keep a reading as JSON: totals, each call's tokens, refused requests."""
+    totals = reading.totals
+    data = {"input_tokens": totals.input, "output_tokens": totals.output,
+            "cache_read_tokens": totals.cache_read, "cache_write_tokens": totals.cache_write,
+            "calls": [[c.input, c.output, c.cache_read, c.cache_write] for c in reading.calls],
+            "forwarded": reading.forwarded, "unmetered": reading.unmetered,
+            "refused": reading.refused, "refused_requests": list(reading.refused_requests),
+            "models": list(reading.models)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
 class Meter:
     """The proxy for one trial: `with Meter(endpoint) as meter:` ... `meter.reading()`."""
 
@@ -249,21 +294,22 @@ class Meter:
 
     def reading(self, settle_s: float = SETTLE_S) -> MeterReading:
         """What was counted (once the requests in flight are done, waiting `settle_s` at most)."""
-        calls, refused = self._log.settle(settle_s)
+        calls, refusals = self._log.settle(settle_s)
         models = dict.fromkeys(c.model for c in calls if c.model and c.tokens)
         return MeterReading(
-            calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls), refused=refused,
-            unmetered=sum(1 for c in calls if c.tokens is None and 200 <= c.status < 300
-                          and c.method == "POST"),
+            calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls),
+            refused=len(refusals), refused_requests=tuple(r for r in refusals if r),
+            unmetered=sum(1 for c in calls if (c.tokens is None or not c.complete)
+                          and 200 <= c.status < 300 and c.method == "POST"),
             models=tuple(m for m in models if m))
 
     def record(self, call: MeteredCall) -> None:
         """Count one forwarded request (called by the proxy's handler threads)."""
         self._log.add(call)
 
-    def refuse(self) -> None:
-        """Count one refused request."""
-        self._log.refuse()
+    def refuse(self, request: str) -> None:
+        """Count one refused request (`METHOD /path`)."""
+        self._log.refuse(request)
 
     def begin(self) -> None:
         """A request arrived (the reading waits for it)."""
@@ -320,9 +366,14 @@ class _Handler(BaseHTTPRequestHandler):
         meter = self.server.meter
         body = self._read_body()
         headers, path = self._swap_token(meter)
+        where = f"{method} {self.path.split('?')[0]}"
         if headers is None:
-            meter.refuse()
+            meter.refuse(where.replace(meter.token or "\0", "<token>"))
             self._json(401, "the request does not carry this trial's key (AgentBench's meter)")
+            return
+        if not any(m == method and p.fullmatch(path.split("?")[0]) for m, p in ROUTES):
+            meter.refuse(where.replace(meter.token or "\0", "<token>"))
+            self._json(403, f"AgentBench's meter forwards model calls only, not {where[:200]}")
             return
         self._relay(meter, (method, path), headers, _with_stream_usage(path, body))
 
@@ -360,7 +411,7 @@ class _Handler(BaseHTTPRequestHandler):
         method, path = request
         conn = meter.connection()
         stack = contextlib.ExitStack()
-        status, tokens, model, answered = 502, None, None, False
+        status, tokens, model, answered, complete = 502, None, None, False, False
         try:
             conn.request(method, path, body=body if body or method != "GET" else None, headers=headers)
             answer = stack.enter_context(contextlib.closing(conn.getresponse()))
@@ -374,15 +425,18 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(chunk)
                 self.wfile.flush()
             tokens, model = reader.finish()
+            complete = True
         except (OSError, http.client.HTTPException) as exc:
             if not answered:
                 with contextlib.suppress(OSError):
                     self._json(502, f"AgentBench's meter cannot reach the endpoint: {type(exc).__name__}")
+            else:
+                tokens, model = reader.finish()
         finally:
             stack.close()
             conn.close()
             self.close_connection = True
-            meter.record(MeteredCall(method, path.split("?")[0], status, tokens, model))
+            meter.record(MeteredCall(method, path.split("?")[0], status, tokens, model, complete))
 
     def _send_head(self, answer: http.client.HTTPResponse) -> None:
         self.send_response(answer.status, answer.reason)
@@ -393,8 +447,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def _json(self, status: int, message: str) -> None:
-        data = json.dumps({"type": "error", "error": {"type": "authentication_error" if status == 401
-                                                      else "api_error", "message": message}}).encode()
+        kind = {401: "authentication_error", 403: "permission_error"}.get(status, "api_error")
+        data = json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
