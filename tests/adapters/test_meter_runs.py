@@ -219,8 +219,10 @@ def test_meter_is_a_boolean_of_the_agents_config(tmp_path: Path) -> None:
         load_agents_config(path)
 
 
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
 def test_run_meter_end_to_end_and_resume_keeps_it(capsys, tmp_path: Path, tiny_challenges: Path,
-                                                  keyed_endpoint: tuple[str, list[str]]) -> None:
+                                                  keyed_endpoint: tuple[str, list[str]],
+                                                  sandbox: str) -> None:
     """`agentbench run --meter`: the trial record's tokens are the meter's, its `tokens_source`
     says so, the run plan keeps `meter`, and a resumed run is metered too."""
     from agentbench.cli.run import resume_with_options, resumed_config
@@ -241,7 +243,7 @@ def test_run_meter_end_to_end_and_resume_keeps_it(capsys, tmp_path: Path, tiny_c
     results = tmp_path / "results"
     r = invoke(capsys, "run", "--agent", "aider", "--meter", "--agents-config", str(config),
                "--challenge", "easy/adder", "--challenges", str(tiny_challenges),
-               "--results", str(results), "--run-id", "metered")
+               "--results", str(results), "--run-id", "metered", "--sandbox", sandbox)
     assert r.exit_code == 0, r.err
     (trial,) = loads_run((results / "aider.json").read_text()).trials
     assert trial.adapter is not None and trial.adapter.tokens_source == "meter"
