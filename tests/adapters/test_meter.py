@@ -123,11 +123,14 @@ def test_a_request_without_the_trials_token_is_refused_and_never_forwarded(recor
     assert (reading.calls, reading.forwarded, reading.refused) == ((), 0, 1)
 
 
-def test_a_streamed_chat_request_without_usage_asks_for_it(recorder) -> None:
-    """OpenAI-compatible streams report usage only when asked: the meter asks."""
+@pytest.mark.parametrize("options", [None, {"include_usage": False}, "garbage"])
+def test_a_streamed_chat_request_always_asks_for_its_usage(options) -> None:
+    """OpenAI-compatible streams report usage only when asked: the meter asks, whatever the client
+    said (a client asking for none would hide its tokens)."""
+    body = {**_chat(True), **({"stream_options": options} if options is not None else {})}
     with RunningServer(SCRIPT) as server, \
             Meter(Endpoint(protocol=OPENAI, base_url=server.url + "/v1", key="k")) as meter:
-        answer = _post(meter.base_url + "/chat/completions", _chat(True),
+        answer = _post(meter.base_url + "/chat/completions", body,
                        {"Authorization": f"Bearer {meter.token}"})
         sent = server.ledger.requests[-1]["body"]
     assert sent["stream_options"] == {"include_usage": True}

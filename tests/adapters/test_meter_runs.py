@@ -253,3 +253,23 @@ def test_run_meter_end_to_end_and_resume_keeps_it(capsys, tmp_path: Path, tiny_c
     options = {"jobs": 1, "retries": 1, "executor": "local", "executor_address": None, "output": None}
     resumed = resume_with_options(resumed_config(results, "metered"), options, frozenset())
     assert resumed.meter and dict(resumed.agent_configs)["aider"].meter
+
+
+def test_a_partial_reading_is_a_lower_bound_with_no_cost() -> None:
+    """Some answer carried no usage: the tokens are a lower bound (`meter-partial`), never priced."""
+    from agentbench.adapters.meter import MeterReading
+    from agentbench.models import AdapterResult
+    from agentbench.pricing import CallTokens
+
+    adapter = AiderAdapter(AgentConfig(name="aider", model="openai/m", prices=(
+        ModelPrice(model="openai/m", input=1.0, output=1.0),)))
+    reported = AdapterResult(time_taken_seconds=1.0, prompts_used=1, success=True, input_tokens=5,
+                             output_tokens=5, cost_usd=0.5, cost_source="cli", model="openai/m")
+    whole = MeterReading(calls=(CallTokens(1000, 100),), forwarded=1, unmetered=0, refused=0, models=())
+    partial = replace(whole, forwarded=2, unmetered=1)
+    metered = adapter._with_reading(reported, whole)
+    assert (metered.tokens_source, metered.cost_source) == ("meter", "price-table")
+    assert metered.cost_usd == pytest.approx(1100 / 1e6)
+    lower = adapter._with_reading(reported, partial)
+    assert (lower.tokens_source, lower.cost_source, lower.cost_usd) == ("meter-partial", "unknown", None)
+    assert (lower.input_tokens, lower.output_tokens) == (1000, 100)

@@ -295,7 +295,7 @@ class CommandAdapter(AgentAdapter):
         usage = Usage(input_tokens=totals.input, output_tokens=totals.output, model=model,
                       cache_read_tokens=totals.cache_read, cache_write_tokens=totals.cache_write,
                       calls=reading.calls)
-        cost, source = self.cost(usage)
+        cost, source = self.cost(usage) if not reading.unmetered else (None, "unknown")
         agrees = (result.input_tokens, result.output_tokens) == (totals.input, totals.output)
         if cost is None and result.cost_source == "cli" and agrees and not reading.unmetered:
             cost, source = result.cost_usd, "cli"  # NOTE: the CLI's figure covers every call

@@ -459,15 +459,19 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _with_stream_usage(path: str, body: bytes) -> bytes:
-    """A streamed Chat Completions request asks for the usage chunk (`stream_options.include_usage`)
-    when it does not already: without it, the endpoint reports no usage for the call."""
+    """A streamed Chat Completions request always asks for the usage chunk
+    (`stream_options.include_usage`): without it the endpoint reports no usage for the call, and a
+    client could hide its calls' tokens by asking for none."""
     if not path.split("?")[0].endswith("/chat/completions") or b'"stream"' not in body:
         return body
     try:
         request = json.loads(body)
     except ValueError:
         return body
-    if not isinstance(request, dict) or request.get("stream") is not True \
-            or "stream_options" in request:
+    if not isinstance(request, dict) or request.get("stream") is not True:
         return body
-    return json.dumps({**request, "stream_options": {"include_usage": True}}).encode()
+    options = request.get("stream_options")
+    options = options if isinstance(options, dict) else {}
+    if options.get("include_usage") is True:
+        return body
+    return json.dumps({**request, "stream_options": {**options, "include_usage": True}}).encode()
