@@ -152,3 +152,18 @@ def test_only_model_calls_are_forwarded(recorder, path) -> None:
     refused.value.close()
     assert refused.value.code == 403 and seen == []
     assert reading.refused == 1 and reading.refused_requests == (f"POST {path}",)
+
+
+@pytest.mark.parametrize(("protocol", "route", "body", "header"), [
+    (ANTHROPIC, "/v1/messages/count_tokens", {"model": "scripted",
+                                              "messages": [{"role": "user", "content": "hi"}]},
+     "x-api-key"),
+    (GEMINI, "/v1beta/models/scripted:countTokens",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "x-goog-api-key"),
+])
+def test_token_counting_spends_nothing_and_is_not_a_gap(protocol, route, body, header) -> None:
+    with RunningServer(SCRIPT) as server, \
+            Meter(Endpoint(protocol=protocol, base_url=server.url, key="k")) as meter:
+        _post(meter.base_url + route, body, {header: meter.token or ""})
+        reading = meter.reading()
+    assert (reading.calls, reading.forwarded, reading.unmetered) == ((), 1, 0)

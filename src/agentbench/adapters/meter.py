@@ -58,6 +58,9 @@ ROUTES = (
 """(method, full-match path pattern) of the requests the meter forwards: model calls (OpenAI Chat
 Completions and Responses, Anthropic Messages, Gemini) and model lists; anything else is refused."""
 
+_FREE = re.compile(r".*(?:/messages/count_tokens|:countTokens)")
+"""Routes that count tokens without spending any (their answers carry no usage)."""
+
 MAX_REFUSED_KEPT = 20
 """Refused requests whose method and path the reading keeps (to say what a CLI tried)."""
 
@@ -300,7 +303,8 @@ class Meter:
             calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls),
             refused=len(refusals), refused_requests=tuple(r for r in refusals if r),
             unmetered=sum(1 for c in calls if (c.tokens is None or not c.complete)
-                          and 200 <= c.status < 300 and c.method == "POST"),
+                          and 200 <= c.status < 300 and c.method == "POST"
+                          and not _FREE.fullmatch(c.path)),
             models=tuple(m for m in models if m))
 
     def record(self, call: MeteredCall) -> None:
