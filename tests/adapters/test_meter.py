@@ -4,6 +4,7 @@ without the trial's token refused and never forwarded."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import urllib.error
@@ -167,3 +168,83 @@ def test_token_counting_spends_nothing_and_is_not_a_gap(protocol, route, body, h
         _post(meter.base_url + route, body, {header: meter.token or ""})
         reading = meter.reading()
     assert (reading.calls, reading.forwarded, reading.unmetered) == ((), 1, 0)
+
+
+@pytest.fixture
+def tls_files(tmp_path):
+    import subprocess
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return cert, key
+
+
+class _Tunnel(BaseHTTPRequestHandler):
+    """A CONNECT proxy (as a corporate HTTPS proxy works): it pipes bytes, it sees no content."""
+
+    targets: ClassVar[list[str]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_CONNECT(self) -> None:
+        import socket
+
+        self.targets.append(self.path)
+        host, port = self.path.rsplit(":", 1)
+        upstream = socket.create_connection((host, int(port)), timeout=10)
+        self.send_response(200, "Connection established")
+        self.end_headers()
+        self.wfile.flush()
+        client = self.connection
+
+        def pipe(a, b) -> None:
+            try:
+                while data := a.recv(65536):
+                    b.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for end in (a, b):
+                    with contextlib.suppress(OSError):
+                        end.shutdown(socket.SHUT_RDWR)
+
+        other = threading.Thread(target=pipe, args=(upstream, client), daemon=True)
+        other.start()
+        pipe(client, upstream)
+        other.join(timeout=10)
+        upstream.close()
+        self.close_connection = True
+
+
+@pytest.mark.parametrize("through_proxy", [False, True])
+def test_an_https_endpoint_directly_or_through_the_users_proxy(tls_files, monkeypatch, through_proxy):
+    import ssl
+
+    cert, key = tls_files
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    for name in ("NO_PROXY", "no_proxy", "HTTPS_PROXY", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    _Tunnel.targets = []
+    tunnel = ThreadingHTTPServer(("127.0.0.1", 0), _Tunnel)
+    threading.Thread(target=tunnel.serve_forever, daemon=True).start()
+    if through_proxy:
+        monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{tunnel.server_address[1]}")
+    try:
+        with RunningServer(SCRIPT) as server:
+            server.server.socket = context.wrap_socket(server.server.socket, server_side=True)
+            port = server.server.server_address[1]
+            with Meter(Endpoint(protocol=OPENAI, base_url=f"https://localhost:{port}/v1", key="k")) as meter:
+                assert meter.base_url.startswith("http://127.0.0.1:") and meter.base_url.endswith("/v1")
+                _post(meter.base_url + "/chat/completions", _chat(True),
+                      {"Authorization": f"Bearer {meter.token}"})
+                reading = meter.reading()
+    finally:
+        tunnel.shutdown()
+        tunnel.server_close()
+    assert reading.calls == (CallTokens(1234, 56),)
+    assert _Tunnel.targets == ([f"localhost:{port}"] if through_proxy else [])

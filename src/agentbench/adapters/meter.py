@@ -324,12 +324,28 @@ class Meter:
         self._log.end()
 
     def connection(self) -> http.client.HTTPConnection:
-        """A new connection to the endpoint."""
+        """A new connection to the endpoint; an HTTPS one through the user's proxy where one is set
+        for it (`HTTPS_PROXY`, `NO_PROXY`), as the CLI itself would go."""
         host, port = self.upstream.hostname or "", self.upstream.port
-        if self.upstream.scheme == "https":
-            return http.client.HTTPSConnection(host, port, timeout=UPSTREAM_TIMEOUT_S,
-                                               context=ssl.create_default_context())
-        return http.client.HTTPConnection(host, port, timeout=UPSTREAM_TIMEOUT_S)
+        if self.upstream.scheme != "https":
+            return http.client.HTTPConnection(host, port, timeout=UPSTREAM_TIMEOUT_S)
+        proxy = _proxy_for(host)
+        via = urlsplit(proxy) if proxy else None
+        conn = http.client.HTTPSConnection(via.hostname or "" if via else host, via.port if via else port,
+                                           timeout=UPSTREAM_TIMEOUT_S, context=ssl.create_default_context())
+        if via:
+            conn.set_tunnel(host, port)
+        return conn
+
+
+def _proxy_for(host: str) -> str | None:
+    """The user's proxy URL for HTTPS requests to `host`, or None."""
+    import urllib.request
+
+    proxy = urllib.request.getproxies().get("https")
+    if not proxy or urllib.request.proxy_bypass(host):
+        return None
+    return proxy if "://" in proxy else f"http://{proxy}"
 
 
 class _ProxyServer(ThreadingHTTPServer):
