@@ -235,6 +235,9 @@ class AgentSummary:
     cost_sources: tuple[tuple[str, int], ...] = ()
     """Scored trials per cost source (`cli`, `price-table`, `unknown`); costs above are over the
     trials whose cost is known."""
+    token_sources: tuple[tuple[str, int], ...] = ()
+    """Scored trials with tokens per token source (`cli`: the CLI's report, `meter`: the harness's
+    metering proxy, `meter-partial`: a lower bound); the two are not like for like."""
     run_cost_usd: float | None = None
     """Cost per run: the known costs of every trial of the agent's run, scored or not (None: none
     known)."""
