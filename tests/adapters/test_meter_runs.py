@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import pytest
 
 from agentbench.adapters.aider import AiderAdapter
+from agentbench.adapters.transcripts import build_trajectory
 from agentbench.errors import RunError
 from agentbench.models import AgentConfig, ModelPrice
 from agentbench.modelserver import RunningServer, Script
@@ -191,19 +192,25 @@ def test_every_real_cli_works_through_the_meter_and_is_counted_exactly(agent, re
                     input_tokens=1234, output_tokens=56)
     workspace = tmp_path / "ws"
     workspace.mkdir()
+    context = replace(trial_context(tmp_path / "trial"), logs_dir=tmp_path / "trial" / "agent")
     with RunningServer(script) as server:
         plain = scripted_adapter(agent, server.url, executable)
         adapter = type(plain)(replace(plain.config, meter=True))
-        result = adapter.run_challenge("Write the calc package.", workspace, 5,
-                                       context=trial_context(tmp_path / "trial"))
+        result = adapter.run_challenge("Write the calc package.", workspace, 5, context=context)
         ledger = server.ledger
     assert result.success, result.error
     assert_files_written(workspace, CALC_FILES)
     assert result.tokens_source == "meter"
     assert ledger.calls >= 1
     assert (result.input_tokens, result.output_tokens) == (ledger.input_tokens, ledger.output_tokens)
-    kept = json.loads((tmp_path / "trial" / "logs" / "meter.json").read_text())
+    kept = json.loads((tmp_path / "trial" / "agent" / "meter.json").read_text())
     assert len(kept["calls"]) == ledger.calls and kept["refused_requests"] == [], kept
+    # every model turn of the trajectory gets its own call's tokens, as the meter counted them
+    trajectory = build_trajectory(agent=agent, adapter=agent, prompt="p", trial_dir=tmp_path / "trial",
+                                  workspace=workspace, home=context.home)
+    turns = [(s.input_tokens, s.output_tokens) for s in trajectory.steps if s.type == "model"]
+    assert "agent/meter.json" in trajectory.header.source, trajectory.header.notes
+    assert turns == [(1234, 56)] * len(turns) and turns
 
 
 def test_meter_is_a_boolean_of_the_agents_config(tmp_path: Path) -> None:
@@ -273,3 +280,24 @@ def test_a_partial_reading_is_a_lower_bound_with_no_cost() -> None:
     lower = adapter._with_reading(reported, partial)
     assert (lower.tokens_source, lower.cost_source, lower.cost_usd) == ("meter-partial", "unknown", None)
     assert (lower.input_tokens, lower.output_tokens) == (1000, 100)
+
+
+@pytest.mark.parametrize(("calls", "lined_up"), [(4, True), (3, False), (0, False)])
+def test_metered_turns_only_where_the_calls_line_up(tmp_path: Path, calls: int, lined_up: bool) -> None:
+    """Codex's recorded run (4 model requests) with a meter reading of `calls` main-loop calls and
+    a side request offering no tools: each turn gets its call's tokens only when they line up."""
+    agent_dir = tmp_path / "agent"
+    agent_dir.mkdir()
+    recorded = Path(__file__).parent / "data" / "codex" / "session.stdout.jsonl"
+    (agent_dir / "stdout.log").write_text(recorded.read_text(), encoding="utf-8")
+    entries = [{"input": 100 + i, "output": 10 + i, "tools": True} for i in range(calls)]
+    entries.insert(1, {"input": 5, "output": 1, "tools": False})  # e.g. a title request
+    (agent_dir / "meter.json").write_text(json.dumps({"calls": entries}), encoding="utf-8")
+    trajectory = build_trajectory(agent="codex", adapter="codex", prompt="p", trial_dir=tmp_path)
+    turns = [(s.input_tokens, s.output_tokens) for s in trajectory.steps if s.type == "model"]
+    if lined_up:
+        assert turns == [(100, 10), (101, 11), (102, 12), (103, 13)]
+        assert "agent/meter.json" in trajectory.header.source
+    else:
+        assert turns[-1] == (4936, 224)  # the CLI's own per-turn total stays
+        assert any("the meter counted" in n for n in trajectory.header.notes)

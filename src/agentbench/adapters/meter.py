@@ -82,6 +82,9 @@ class MeteredCall:
     model: str | None
     complete: bool = True
     """Whether the whole answer passed (False: the client went away mid-answer; its usage so far)."""
+    tools: bool = False
+    """Whether the request offered the model tools (a tool-using CLI's main-loop call, not a side
+    request such as a title or a summary)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,6 +104,8 @@ class MeterReading:
     """`METHOD /path` of the first refused requests (why a CLI failed under the meter)."""
     models: tuple[str, ...]
     """The models the endpoint said answered, in order of first use."""
+    offered_tools: tuple[bool, ...] = ()
+    """For each of `calls`: whether its request offered the model tools."""
 
     @property
     def totals(self) -> CallTokens:
@@ -257,7 +262,9 @@ def write_reading(path: Path, reading: MeterReading) -> None:
     totals = reading.totals
     data = {"input_tokens": totals.input, "output_tokens": totals.output,
             "cache_read_tokens": totals.cache_read, "cache_write_tokens": totals.cache_write,
-            "calls": [[c.input, c.output, c.cache_read, c.cache_write] for c in reading.calls],
+            "calls": [{"input": c.input, "output": c.output, "cache_read": c.cache_read,
+                       "cache_write": c.cache_write, "tools": tools}
+                      for c, tools in zip(reading.calls, reading.offered_tools, strict=True)],
             "forwarded": reading.forwarded, "unmetered": reading.unmetered,
             "refused": reading.refused, "refused_requests": list(reading.refused_requests),
             "models": list(reading.models)}
@@ -301,6 +308,7 @@ class Meter:
         models = dict.fromkeys(c.model for c in calls if c.model and c.tokens)
         return MeterReading(
             calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls),
+            offered_tools=tuple(c.tools for c in calls if c.tokens),
             refused=len(refusals), refused_requests=tuple(r for r in refusals if r),
             unmetered=sum(1 for c in calls if (c.tokens is None or not c.complete)
                           and 200 <= c.status < 300 and c.method == "POST"
@@ -456,7 +464,8 @@ class _Handler(BaseHTTPRequestHandler):
             stack.close()
             conn.close()
             self.close_connection = True
-            meter.record(MeteredCall(method, path.split("?")[0], status, tokens, model, complete))
+            meter.record(MeteredCall(method, path.split("?")[0], status, tokens, model, complete,
+                                     _offers_tools(body)))
 
     def _send_head(self, answer: http.client.HTTPResponse) -> None:
         self.send_response(answer.status, answer.reason)
@@ -476,6 +485,17 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
         self.close_connection = True
+
+
+def _offers_tools(body: bytes) -> bool:
+    """Whether a request's JSON body offers the model tools (`tools`: OpenAI, Anthropic, Gemini)."""
+    if b'"tools"' not in body:
+        return False
+    try:
+        request = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(request, dict) and isinstance(request.get("tools"), list) and bool(request["tools"])
 
 
 def _with_stream_usage(path: str, body: bytes) -> bytes:
