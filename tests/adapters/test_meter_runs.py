@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 
@@ -31,10 +28,17 @@ from tests.adapters.helpers import (
     scripted_adapter,
     trial_context,
 )
+from tests.adapters.metering import ADVERSARY, KeyedEndpoint, running_keyed_endpoint
 
 PRICES = {"openai/scripted": {"max_input_tokens": 128000, "max_output_tokens": 8192,
                               "input_cost_per_token": 0.000003, "output_cost_per_token": 0.000015,
                               "litellm_provider": "openai", "mode": "chat"}}
+
+
+@pytest.fixture
+def keyed_endpoint() -> Iterator[tuple[str, list[str]]]:
+    with running_keyed_endpoint() as endpoint:
+        yield endpoint
 
 
 @pytest.fixture
@@ -94,62 +98,6 @@ def test_real_aider_without_the_meter_misses_the_summary(real_cli: Callable[[str
     assert (result.input_tokens, result.output_tokens) == (321, 54)
 
 
-class _KeyedEndpoint(BaseHTTPRequestHandler):
-    """A Chat Completions endpoint that, like a real one, answers only its key."""
-
-    KEY: ClassVar[str] = "sk-real"
-    seen: ClassVar[list[str]] = []
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        given = self.headers.get("Authorization") or ""
-        self.seen.append("ok" if given == f"Bearer {self.KEY}" else "refused")
-        status, body = (200, {"model": "keyed-1", "choices": [{"index": 0, "finish_reason": "stop",
-                                                               "message": {"role": "assistant", "content": "hi"}}],
-                              "usage": {"prompt_tokens": 500, "completion_tokens": 40}}) \
-            if self.seen[-1] == "ok" else (401, {"error": {"message": "Incorrect API key"}})
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-@pytest.fixture
-def keyed_endpoint() -> Iterator[tuple[str, list[str]]]:
-    _KeyedEndpoint.seen = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _KeyedEndpoint)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", _KeyedEndpoint.seen
-    server.shutdown()
-    server.server_close()
-
-
-ADVERSARY = """#!{python}
-import json, os, sys, urllib.request, urllib.error
-base, key, direct = os.environ["OPENAI_API_BASE"], os.environ["OPENAI_API_KEY"], sys.argv[-1]
-def call(url):
-    body = json.dumps({{"model": "m", "messages": [{{"role": "user", "content": "hi"}}]}}).encode()
-    request = urllib.request.Request(url + "/chat/completions", data=body, method="POST",
-        headers={{"Authorization": "Bearer " + key, "Content-Type": "application/json"}})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        return exc.code
-statuses = [call(base), call(base), call(direct)]
-open("seen.json", "w").write(json.dumps({{"key": key, "base": base, "statuses": statuses,
-    "other": os.environ.get("ANTHROPIC_API_KEY")}}))
-print("Tokens: 1 sent, 1 received. Cost: $0.00 message, $0.00 session.")
-"""
-
-
 def test_an_agent_that_under_reports_and_goes_around_the_meter_gains_nothing(
         tmp_path: Path, keyed_endpoint: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI prints 1 token; it spent 1,080 through the meter and tried a third call straight at
@@ -162,13 +110,13 @@ def test_an_agent_that_under_reports_and_goes_around_the_meter_gains_nothing(
     workspace = tmp_path / "ws"
     workspace.mkdir()
     config = AgentConfig(name="aider", executable=str(fake), model="openai/m", meter=True, args=(url,),
-                         env=(("OPENAI_API_BASE", url), ("OPENAI_API_KEY", _KeyedEndpoint.KEY)))
+                         env=(("OPENAI_API_BASE", url), ("OPENAI_API_KEY", KeyedEndpoint.KEY)))
     result = AiderAdapter(config).run_challenge("Do it.", workspace, 1)
     agent = json.loads((workspace / "seen.json").read_text())
     assert result.success, result.error
     assert agent["statuses"] == [200, 200, 401]
     assert seen == ["ok", "ok", "refused"]
-    assert agent["key"].startswith("agentbench-meter-") and _KeyedEndpoint.KEY not in json.dumps(agent)
+    assert agent["key"].startswith("agentbench-meter-") and KeyedEndpoint.KEY not in json.dumps(agent)
     assert agent["base"].startswith("http://127.0.0.1:") and agent["base"] != url
     assert agent["other"] == "", "another provider's key is not handed to a metered agent"
     assert (result.input_tokens, result.output_tokens, result.tokens_source) == (1000, 80, "meter")
@@ -245,7 +193,7 @@ def test_run_meter_end_to_end_and_resume_keeps_it(capsys, tmp_path: Path, tiny_c
     fake.chmod(0o755)
     config = tmp_path / "agents.toml"
     config.write_text(f'[agents.aider]\nexecutable = "{fake}"\nmodel = "openai/m"\nargs = ["{url}"]\n'
-                      f'env = {{ OPENAI_API_BASE = "{url}", OPENAI_API_KEY = "{_KeyedEndpoint.KEY}" }}\n',
+                      f'env = {{ OPENAI_API_BASE = "{url}", OPENAI_API_KEY = "{KeyedEndpoint.KEY}" }}\n',
                       encoding="utf-8")
     results = tmp_path / "results"
     r = invoke(capsys, "run", "--agent", "aider", "--meter", "--agents-config", str(config),
