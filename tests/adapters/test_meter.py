@@ -248,3 +248,18 @@ def test_an_https_endpoint_directly_or_through_the_users_proxy(tls_files, monkey
         tunnel.server_close()
     assert reading.calls == (CallTokens(1234, 56),)
     assert _Tunnel.targets == ([f"localhost:{port}"] if through_proxy else [])
+
+
+def test_a_call_still_running_when_the_reading_is_taken_makes_it_partial() -> None:
+    """The CLI was killed mid-call and the endpoint never answered: the reading does not wait for
+    ever, says tokens may be missing, and stopping the meter ends the call."""
+    from tests.adapters.helpers import silent_endpoint
+
+    with silent_endpoint() as url, Meter(Endpoint(protocol=OPENAI, base_url=url + "/v1", key="k")) as meter:
+        with pytest.raises(OSError):
+            request = urllib.request.Request(
+                meter.base_url + "/chat/completions", data=json.dumps(_chat(False)).encode(),
+                method="POST", headers={"Authorization": f"Bearer {meter.token}"})
+            urllib.request.urlopen(request, timeout=1)
+        reading = meter.reading(settle_s=0.5)
+    assert (reading.calls, reading.unmetered) == ((), 1)

@@ -96,8 +96,9 @@ class MeterReading:
     forwarded: int
     """Requests forwarded to the endpoint (model calls, model lists...)."""
     unmetered: int
-    """Successful POST answers without usage: tokens may have been spent that the meter could not
-    read (the metered totals are then a lower bound)."""
+    """Successful POST answers without usage, and requests still running when the reading was
+    taken: tokens may have been spent that the meter could not read (the totals are then a lower
+    bound)."""
     refused: int
     """Requests refused, never forwarded: without the trial's token, or not a model call."""
     refused_requests: tuple[str, ...] = ()
@@ -141,12 +142,13 @@ class _Log:
             self.active -= 1
             self.lock.notify_all()
 
-    def settle(self, timeout_s: float) -> tuple[list[MeteredCall], list[str]]:
-        """The calls and refusals, once the requests in flight are done (or after `timeout_s`)."""
+    def settle(self, timeout_s: float) -> tuple[list[MeteredCall], list[str], int]:
+        """The calls, the refusals and the requests still in flight, once those are done (or
+        after `timeout_s`)."""
         with self.lock:
             self.lock.wait_for(lambda: self.active == 0, timeout=timeout_s)
             return list(self.calls), list(self.refused_requests) + [""] * (
-                self.refused - len(self.refused_requests))
+                self.refused - len(self.refused_requests)), self.active
 
 
 def usage_fields(event: Any, protocol: str) -> dict[str, int]:
@@ -285,6 +287,7 @@ class Meter:
         self.upstream = base
         self.token = _TOKEN_PREFIX + secrets.token_hex(16) if endpoint.key else None
         self._log = _Log()
+        self._open: set[http.client.HTTPConnection] = set()
         self._server = _ProxyServer(self)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -301,18 +304,32 @@ class Meter:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+        with self._log.lock:
+            still_open = list(self._open)
+        for conn in still_open:  # NOTE: ends the handler threads of requests the CLI left running
+            conn.close()
+
+    def opened(self, conn: http.client.HTTPConnection) -> None:
+        """A connection to the endpoint is in use (closed at the latest when the meter stops)."""
+        with self._log.lock:
+            self._open.add(conn)
+
+    def closed(self, conn: http.client.HTTPConnection) -> None:
+        """A connection to the endpoint is done."""
+        with self._log.lock:
+            self._open.discard(conn)
 
     def reading(self, settle_s: float = SETTLE_S) -> MeterReading:
         """What was counted (once the requests in flight are done, waiting `settle_s` at most)."""
-        calls, refusals = self._log.settle(settle_s)
+        calls, refusals, running = self._log.settle(settle_s)
         models = dict.fromkeys(c.model for c in calls if c.model and c.tokens)
         return MeterReading(
             calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls),
             offered_tools=tuple(c.tools for c in calls if c.tokens),
             refused=len(refusals), refused_requests=tuple(r for r in refusals if r),
-            unmetered=sum(1 for c in calls if (c.tokens is None or not c.complete)
-                          and 200 <= c.status < 300 and c.method == "POST"
-                          and not _FREE.fullmatch(c.path)),
+            unmetered=running + sum(1 for c in calls if (c.tokens is None or not c.complete)
+                                    and 200 <= c.status < 300 and c.method == "POST"
+                                    and not _FREE.fullmatch(c.path)),
             models=tuple(m for m in models if m))
 
     def record(self, call: MeteredCall) -> None:
@@ -438,6 +455,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Send the request on, and its answer back as it comes, counting the answer's usage."""
         method, path = request
         conn = meter.connection()
+        meter.opened(conn)
         stack = contextlib.ExitStack()
         status, tokens, model, answered, complete = 502, None, None, False, False
         try:
@@ -454,7 +472,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
             tokens, model = reader.finish()
             complete = True
-        except (OSError, http.client.HTTPException) as exc:
+        except (OSError, ValueError, http.client.HTTPException) as exc:
             if not answered:
                 with contextlib.suppress(OSError):
                     self._json(502, f"AgentBench's meter cannot reach the endpoint: {type(exc).__name__}")
@@ -463,6 +481,7 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             stack.close()
             conn.close()
+            meter.closed(conn)
             self.close_connection = True
             meter.record(MeteredCall(method, path.split("?")[0], status, tokens, model, complete,
                                      _offers_tools(body)))
