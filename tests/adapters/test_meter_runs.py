@@ -249,3 +249,22 @@ def test_metered_turns_only_where_the_calls_line_up(tmp_path: Path, calls: int, 
     else:
         assert turns[-1] == (4936, 224)  # the CLI's own per-turn total stays
         assert any("the meter counted" in n for n in trajectory.header.notes)
+
+
+def test_calls_answered_by_several_models_are_each_priced_by_their_own() -> None:
+    """Aider's summaries go to its weak model: each metered call is priced by the model the
+    endpoint said answered it; one model without a price makes the cost unknown, not a guess."""
+    from agentbench.adapters.meter import MeterReading
+    from agentbench.models import AdapterResult
+    from agentbench.pricing import CallTokens
+
+    prices = (ModelPrice(model="big", input=10.0, output=100.0), ModelPrice(model="small", input=1.0, output=1.0))
+    adapter = AiderAdapter(AgentConfig(name="aider", model="openai/big", prices=prices))
+    result = AdapterResult(time_taken_seconds=1.0, prompts_used=1, success=True, model="openai/big")
+    reading = MeterReading(calls=(CallTokens(1000, 100), CallTokens(2000, 50)), forwarded=2,
+                           unmetered=0, refused=0, models=("big", "small"), call_models=("big", "small"))
+    priced = adapter._with_reading(result, reading)
+    assert priced.cost_source == "price-table"
+    assert priced.cost_usd == pytest.approx((1000 * 10 + 100 * 100 + 2000 * 1 + 50 * 1) / 1e6)
+    unpriced = adapter._with_reading(result, replace(reading, call_models=("big", "mystery")))
+    assert (unpriced.cost_usd, unpriced.cost_source) == (None, "unknown")

@@ -295,7 +295,7 @@ class CommandAdapter(AgentAdapter):
         usage = Usage(input_tokens=totals.input, output_tokens=totals.output, model=model,
                       cache_read_tokens=totals.cache_read, cache_write_tokens=totals.cache_write,
                       calls=reading.calls)
-        cost, source = self.cost(usage) if not reading.unmetered else (None, "unknown")
+        cost, source = self._metered_cost(usage, reading)
         agrees = (result.input_tokens, result.output_tokens) == (totals.input, totals.output)
         if cost is None and result.cost_source == "cli" and agrees and not reading.unmetered:
             cost, source = result.cost_usd, "cli"  # NOTE: the CLI's figure covers every call
@@ -409,6 +409,27 @@ class CommandAdapter(AgentAdapter):
             output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
             model=usage.model, tokens_source="cli" if usage.input_tokens is not None else None,
         )
+
+    def _metered_cost(self, usage: Usage, reading: MeterReading) -> tuple[float | None, str]:
+        """The cost of the metered calls: unknown when some went unmetered; each call priced by the
+        model the endpoint said answered it when several did (a weak model for summaries), unknown
+        when one of them has no price; else priced by the trial's model."""
+        if reading.unmetered:
+            return None, "unknown"
+        models = {m for m in reading.call_models if m}
+        if len(models) < 2 or len(reading.call_models) != len(reading.calls):
+            return self.cost(usage)
+        total = 0.0
+        for model in sorted(models):
+            group = [c for c, m in zip(reading.calls, reading.call_models, strict=True) if m == model]
+            price = find_price(model, self.config.prices)
+            summed = CallTokens(sum(c.input for c in group), sum(c.output for c in group),
+                                sum(c.cache_read for c in group), sum(c.cache_write for c in group))
+            cost = estimate(price, summed, group) if price else None
+            if cost is None or any(m is None for m in reading.call_models):
+                return None, "unknown"
+            total += cost
+        return round(total, 6), "price-table"
 
     def cost(self, usage: Usage,
              requests: Callable[[], tuple[CallTokens, ...]] = tuple) -> tuple[float | None, str]:

@@ -107,6 +107,8 @@ class MeterReading:
     """The models the endpoint said answered, in order of first use."""
     offered_tools: tuple[bool, ...] = ()
     """For each of `calls`: whether its request offered the model tools."""
+    call_models: tuple[str | None, ...] = ()
+    """For each of `calls`: the model the endpoint said answered (None: not said)."""
 
     @property
     def totals(self) -> CallTokens:
@@ -326,6 +328,7 @@ class Meter:
         return MeterReading(
             calls=tuple(c.tokens for c in calls if c.tokens), forwarded=len(calls),
             offered_tools=tuple(c.tools for c in calls if c.tokens),
+            call_models=tuple(c.model for c in calls if c.tokens),
             refused=len(refusals), refused_requests=tuple(r for r in refusals if r),
             unmetered=running + sum(1 for c in calls if (c.tokens is None or not c.complete)
                                     and 200 <= c.status < 300 and c.method == "POST"
