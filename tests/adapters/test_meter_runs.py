@@ -268,3 +268,10 @@ def test_calls_answered_by_several_models_are_each_priced_by_their_own() -> None
     assert priced.cost_usd == pytest.approx((1000 * 10 + 100 * 100 + 2000 * 1 + 50 * 1) / 1e6)
     unpriced = adapter._with_reading(result, replace(reading, call_models=("big", "mystery")))
     assert (unpriced.cost_usd, unpriced.cost_source) == (None, "unknown")
+
+
+def test_meter_with_a_base_url_it_cannot_reach_is_the_harness_error(tmp_path: Path, no_user_keys: None) -> None:
+    config = AgentConfig(name="aider", executable="/bin/true", meter=True, model="openai/m",
+                         env=(("OPENAI_API_BASE", "unix:///run/llm.sock"), ("OPENAI_API_KEY", "k")))
+    with pytest.raises(RunError, match="not http"):
+        AiderAdapter(config).run_challenge("Do it.", tmp_path, 1)

@@ -263,7 +263,12 @@ class CommandAdapter(AgentAdapter):
         if endpoint is None or not names:
             raise RunError(f"{self.name}: cannot meter this agent: its model endpoint is not known",
                            "set the base URL and key in the agents config's env, or drop `meter`")
-        with Meter(endpoint) as meter:
+        try:
+            meter = Meter(endpoint)
+        except ValueError as exc:
+            raise RunError(f"{self.name}: cannot meter this agent: {exc}",
+                           "give an http(s) base URL in the agents config's env") from None
+        with meter:
             metered = copy.copy(self)
             metered.config = replace(self.config, env=tuple(sorted(
                 self._metered_env(endpoint, names, meter).items())))
