@@ -18,7 +18,7 @@ import pytest
 
 from agentbench.adapters.aider import AiderAdapter
 from agentbench.adapters.transcripts import build_trajectory
-from agentbench.errors import RunError
+from agentbench.errors import ConfigError
 from agentbench.models import AgentConfig, ModelPrice
 from agentbench.modelserver import RunningServer, Script
 from tests.adapters.helpers import (
@@ -126,8 +126,8 @@ def test_an_agent_that_under_reports_and_goes_around_the_meter_gains_nothing(
 
 def test_meter_without_a_known_endpoint_is_refused(tmp_path: Path, no_user_keys: None) -> None:
     config = AgentConfig(name="aider", executable="/bin/true", meter=True)
-    with pytest.raises(RunError, match="cannot meter"):
-        AiderAdapter(config).run_challenge("Do it.", tmp_path, 1)
+    with pytest.raises(ConfigError, match="cannot meter"):
+        AiderAdapter(config).preflight()
 
 
 @pytest.mark.realcli
@@ -162,7 +162,6 @@ def test_every_real_cli_works_through_the_meter_and_is_counted_exactly(agent, re
 
 
 def test_meter_is_a_boolean_of_the_agents_config(tmp_path: Path) -> None:
-    from agentbench.errors import ConfigError
     from agentbench.settings import load_agents_config
 
     path = tmp_path / "agentbench.toml"
@@ -273,5 +272,21 @@ def test_calls_answered_by_several_models_are_each_priced_by_their_own() -> None
 def test_meter_with_a_base_url_it_cannot_reach_is_the_harness_error(tmp_path: Path, no_user_keys: None) -> None:
     config = AgentConfig(name="aider", executable="/bin/true", meter=True, model="openai/m",
                          env=(("OPENAI_API_BASE", "unix:///run/llm.sock"), ("OPENAI_API_KEY", "k")))
-    with pytest.raises(RunError, match="not http"):
+    with pytest.raises(ConfigError, match="not http"):
+        AiderAdapter(config).preflight()  # before the run starts
+    with pytest.raises(ConfigError, match="not http"):
         AiderAdapter(config).run_challenge("Do it.", tmp_path, 1)
+
+
+def test_run_meter_refuses_an_agent_it_cannot_meter_before_any_trial(capsys, tmp_path: Path,
+                                                                      tiny_challenges: Path,
+                                                                      no_user_keys: None) -> None:
+    from tests.cli.helpers import invoke
+
+    config = tmp_path / "agents.toml"
+    config.write_text('[agents.aider]\nexecutable = "/bin/true"\n', encoding="utf-8")
+    r = invoke(capsys, "run", "--agent", "aider", "--meter", "--agents-config", str(config),
+               "--challenge", "easy/adder", "--challenges", str(tiny_challenges),
+               "--results", str(tmp_path / "results"))
+    assert r.exit_code == 2 and "cannot meter this agent" in r.err and "hint:" in r.err
+    assert not list((tmp_path / "results").glob("*/trials"))

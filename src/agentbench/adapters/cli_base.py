@@ -41,9 +41,9 @@ from agentbench.adapters.failures import (
     start_check_argv,
     workspace_state,
 )
-from agentbench.adapters.meter import METER_LOG, Meter, MeterReading, write_reading
+from agentbench.adapters.meter import METER_LOG, Meter, MeterReading, unmeterable, write_reading
 from agentbench.adapters.versions import VersionSource, read_version
-from agentbench.errors import RunError
+from agentbench.errors import ConfigError, RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.pricing import CallTokens, estimate, find_price
 from agentbench.sandbox import Confinement, best_sandbox
@@ -170,12 +170,16 @@ class CommandAdapter(AgentAdapter):
         return None
 
     def preflight(self) -> None:
-        """Fail before the run starts when the CLI is missing (raises AgentUnavailableError)."""
+        """Fail before the run starts when the CLI is missing (raises AgentUnavailableError), or
+        under `meter` when its endpoint cannot be metered (ConfigError)."""
         if self.resolve_executable() is None:
             raise AgentUnavailableError(
                 f"{self.name}: executable '{self.wanted_executable()}' not found",
                 f"install it ({self.package})" if self.package else "check the agents config file",
             )
+        if self.config.meter:
+            with tempfile.TemporaryDirectory(prefix="agentbench-meter-check-") as scratch:
+                self.meter_target(_setup("", Path(scratch), None, Path(scratch), self.config.model))
 
     def wanted_executable(self) -> str:
         """The executable asked for: the config's, else the adapter's own."""
@@ -258,17 +262,8 @@ class CommandAdapter(AgentAdapter):
 
     def _run_metered(self, prompt: str, setup: TrialSetup, timeout_s: float) -> AdapterResult:
         """Run the CLI through the harness's metering proxy; its tokens are what the meter counted."""
-        endpoint = self.endpoint(setup)
-        names = self.meter_variables(endpoint) if endpoint else ()
-        if endpoint is None or not names:
-            raise RunError(f"{self.name}: cannot meter this agent: its model endpoint is not known",
-                           "set the base URL and key in the agents config's env, or drop `meter`")
-        try:
-            meter = Meter(endpoint)
-        except ValueError as exc:
-            raise RunError(f"{self.name}: cannot meter this agent: {exc}",
-                           "give an http(s) base URL in the agents config's env") from None
-        with meter:
+        endpoint, names = self.meter_target(setup)
+        with Meter(endpoint) as meter:
             metered = copy.copy(self)
             metered.config = replace(self.config, env=tuple(sorted(
                 self._metered_env(endpoint, names, meter).items())))
@@ -276,6 +271,20 @@ class CommandAdapter(AgentAdapter):
             reading = meter.reading()
         write_reading(setup.logs_dir / METER_LOG, reading)
         return self._with_reading(result, reading)
+
+    def meter_target(self, setup: TrialSetup) -> tuple[Endpoint, tuple[str, ...]]:
+        """The endpoint to meter and the variables that point the CLI at it (raises ConfigError
+        when the agent cannot be metered)."""
+        endpoint = self.endpoint(setup)
+        names = self.meter_variables(endpoint) if endpoint else ()
+        if endpoint is None or not names:
+            raise ConfigError(f"{self.name}: cannot meter this agent: its model endpoint is not known",
+                              "set the base URL and key in the agents config's env, or drop `meter`")
+        problem = unmeterable(endpoint)
+        if problem:
+            raise ConfigError(f"{self.name}: cannot meter this agent: {problem}",
+                              "give an http(s) base URL in the agents config's env, or drop `meter`")
+        return endpoint, names
 
     def _metered_env(self, endpoint: Endpoint, names: tuple[str, ...], meter: Meter) -> dict[str, str]:
         """The config's env with the base URL pointing at the meter, the endpoint's key replaced by

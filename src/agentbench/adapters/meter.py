@@ -278,13 +278,22 @@ def write_reading(path: Path, reading: MeterReading) -> None:
     os.replace(temporary, path)
 
 
+def unmeterable(endpoint: Endpoint) -> str | None:
+    """Why the meter cannot stand in front of `endpoint` (None: it can)."""
+    base = urlsplit(endpoint.base_url or DEFAULT_URLS[endpoint.protocol])
+    if base.scheme not in ("http", "https") or not base.hostname:
+        return f"the model endpoint's URL is not http(s): {base.geturl()!r}"
+    return None
+
+
 class Meter:
     """The proxy for one trial: `with Meter(endpoint) as meter:` ... `meter.reading()`."""
 
     def __init__(self, endpoint: Endpoint) -> None:
+        problem = unmeterable(endpoint)
+        if problem:
+            raise ValueError(problem)
         base = urlsplit(endpoint.base_url or DEFAULT_URLS[endpoint.protocol])
-        if base.scheme not in ("http", "https") or not base.hostname:
-            raise ValueError(f"the model endpoint's URL is not http(s): {base.geturl()!r}")
         self.endpoint = endpoint
         self.upstream = base
         self.token = _TOKEN_PREFIX + secrets.token_hex(16) if endpoint.key else None
