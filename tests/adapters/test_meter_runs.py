@@ -290,3 +290,21 @@ def test_run_meter_refuses_an_agent_it_cannot_meter_before_any_trial(capsys, tmp
                "--results", str(tmp_path / "results"))
     assert r.exit_code == 2 and "cannot meter this agent" in r.err and "hint:" in r.err
     assert not list((tmp_path / "results").glob("*/trials"))
+
+
+def test_other_model_keys_are_blanked_and_other_variables_kept(tmp_path: Path, no_user_keys: None,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentbench.adapters.endpoint import OPENAI, Endpoint
+    from agentbench.adapters.meter import Meter
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-user")
+    config = AgentConfig(name="aider", meter=True, env=(
+        ("OPENAI_API_BASE", "http://127.0.0.1:9/v1"), ("OPENAI_API_KEY", "sk-real"),
+        ("MISTRAL_API_KEY", "m-key"), ("GITHUB_TOKEN", "gh"), ("AIDER_MODEL", "openai/m")))
+    adapter = AiderAdapter(config)
+    endpoint = Endpoint(protocol=OPENAI, base_url="http://127.0.0.1:9/v1", key="sk-real")
+    with Meter(endpoint) as meter:
+        env = adapter._metered_env(endpoint, ("OPENAI_API_BASE",), meter)
+    assert env["OPENAI_API_KEY"] == meter.token and env["OPENAI_API_BASE"] == meter.base_url
+    assert env["ANTHROPIC_API_KEY"] == "" and env["MISTRAL_API_KEY"] == ""
+    assert env["GITHUB_TOKEN"] == "gh" and env["AIDER_MODEL"] == "openai/m"

@@ -68,6 +68,12 @@ VERSION_OUTPUT_BYTES = 4096
 _TAIL_LINES = 40
 """Lines at the end of stdout searched for the endpoint's error (earlier ones hold the agent's work)."""
 
+_ADAPTER_KEY = re.compile(r"(KEY|TOKEN)$")
+"""Names of keys among an adapter's own variables (blanked under the meter, but the metered one's)."""
+
+_PROVIDER_KEY = re.compile(r"_API_KEY$|_AUTH_TOKEN$")
+"""Names of model-provider keys among the agents config's other variables (blanked too)."""
+
 STOP_VARIABLE = "AGENTBENCH_STOP_MARKER"
 """Carried by an agent's processes so that a watch outside `process.run` (`LogTail`) can end them."""
 
@@ -288,14 +294,14 @@ class CommandAdapter(AgentAdapter):
 
     def _metered_env(self, endpoint: Endpoint, names: tuple[str, ...], meter: Meter) -> dict[str, str]:
         """The config's env with the base URL pointing at the meter, the endpoint's key replaced by
-        the trial's token and every other key of the adapter's blanked."""
+        the trial's token, and every other model key blanked: the adapter's own key variables and
+        any `*_API_KEY` / `*_AUTH_TOKEN` of the config's env."""
         env = dict(self.config.env)
-        known = {*self.passthrough_env, *env}
-        for name in known:
+        for name in {*self.passthrough_env, *env}:
             value = self.variable(name)
             if value and endpoint.key and value == endpoint.key:
                 env[name] = meter.token or ""
-            elif value and re.search(r"(KEY|TOKEN|SECRET)$", name):
+            elif value and (_ADAPTER_KEY if name in self.passthrough_env else _PROVIDER_KEY).search(name):
                 env[name] = ""
         env.update(dict.fromkeys(names, meter.base_url))
         env["NO_PROXY"] = ",".join(filter(None, ("127.0.0.1,localhost", self.variable("NO_PROXY"))))
