@@ -263,3 +263,26 @@ def test_a_call_still_running_when_the_reading_is_taken_makes_it_partial() -> No
             urllib.request.urlopen(request, timeout=1)
         reading = meter.reading(settle_s=0.5)
     assert (reading.calls, reading.unmetered) == ((), 1)
+
+
+@pytest.mark.parametrize("head", [
+    "Content-Length: 1000000000000",  # the harness would hold a terabyte
+    "Content-Length: -5",
+    "Content-Length: lots",
+    "Transfer-Encoding: chunked\r\n\r\nzz\r\nbody",
+    "Transfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\nbody",
+])
+def test_a_hostile_request_body_is_refused_and_the_meter_keeps_serving(recorder, head) -> None:
+    import socket
+
+    url, seen = recorder
+    with Meter(Endpoint(protocol=OPENAI, base_url=url, key="sk-real")) as meter:
+        port = int(meter.base_url.split(":")[2].split("/")[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+            raw.sendall(f"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                        f"Authorization: Bearer {meter.token}\r\n{head}\r\n\r\n".encode())
+            answer = raw.recv(200)
+        _post(meter.base_url + "/chat/completions", _chat(False), {"Authorization": f"Bearer {meter.token}"})
+        reading = meter.reading()
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert (reading.refused, len(reading.calls), seen) == (1, 1, ["Bearer sk-real"])

@@ -45,6 +45,9 @@ UPSTREAM_TIMEOUT_S = 900.0
 JSON_CAP_BYTES = 64 * 1024 * 1024
 """Largest non-streamed answer whose usage is read (a larger one is passed on, its usage unseen)."""
 
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+"""Largest request body the meter reads (a model call's is far smaller)."""
+
 SETTLE_S = 10.0
 """Longest wait, when the reading is taken, for requests still in flight."""
 
@@ -422,6 +425,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _meter(self, method: str) -> None:
         meter = self.server.meter
         body = self._read_body()
+        if body is None:
+            meter.refuse(f"{method} (a malformed or oversized body)")
+            self._json(413, f"AgentBench's meter takes request bodies up to {MAX_REQUEST_BYTES} bytes")
+            return
         headers, path = self._swap_token(meter)
         where = f"{method} {self.path.split('?')[0]}"
         if headers is None:
@@ -434,17 +441,31 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._relay(meter, (method, path), headers, _with_stream_usage(path, body))
 
-    def _read_body(self) -> bytes:
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            parts = []
-            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
-                parts.append(self.rfile.read(size))
-                self.rfile.readline()
-            while self.rfile.readline().strip():
-                pass
-            return b"".join(parts)
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+    def _read_body(self) -> bytes | None:
+        """The request's body; None when it is malformed or over `MAX_REQUEST_BYTES` (not read
+        further: a client cannot make the harness hold more)."""
+        try:
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                return self._read_chunks()
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            return None
+        if not 0 <= length <= MAX_REQUEST_BYTES:
+            return None
+        body = self.rfile.read(length) if length else b""
+        return body if len(body) == length else None
+
+    def _read_chunks(self) -> bytes | None:
+        parts, total = [], 0
+        while size := int(self.rfile.readline(64).split(b";")[0].strip() or b"0", 16):
+            total += size
+            if size < 0 or total > MAX_REQUEST_BYTES:
+                return None
+            parts.append(self.rfile.read(size))
+            self.rfile.readline(64)
+        while self.rfile.readline(8192).strip():
+            pass
+        return b"".join(parts)
 
     def _swap_token(self, meter: Meter) -> tuple[dict[str, str] | None, str]:
         """The headers to send (the token replaced by the real key) and the path; None headers when
