@@ -271,7 +271,7 @@ class CommandAdapter(AgentAdapter):
         endpoint, names = self.meter_target(setup)
         with Meter(endpoint) as meter:
             metered = copy.copy(self)
-            metered.config = replace(self.config, env=tuple(sorted(
+            metered.config = replace(self.config, meter=False, env=tuple(sorted(
                 self._metered_env(endpoint, names, meter).items())))
             result = metered._run_cli(prompt, setup, timeout_s)
             reading = meter.reading()
