@@ -308,3 +308,16 @@ def test_other_model_keys_are_blanked_and_other_variables_kept(tmp_path: Path, n
     assert env["OPENAI_API_KEY"] == meter.token and env["OPENAI_API_BASE"] == meter.base_url
     assert env["ANTHROPIC_API_KEY"] == "" and env["MISTRAL_API_KEY"] == ""
     assert env["GITHUB_TOKEN"] == "gh" and env["AIDER_MODEL"] == "openai/m"
+
+
+@pytest.mark.realcli
+def test_doctor_checks_a_metered_agent_end_to_end(real_cli, no_user_keys: None) -> None:
+    """`meter = true` in the agents config: `agentbench doctor` runs the CLI through the meter
+    against the scripted server, and says the tokens were counted by it."""
+    from agentbench.diagnostics import agent_checks
+
+    executable = real_cli("aider")
+    checks = agent_checks(["aider"], {"aider": AgentConfig(name="aider", executable=executable, meter=True)})
+    assert all(c.ok for c in checks), checks
+    (usage,) = [c for c in checks if c.check == "reports usage"]
+    assert "counted by the harness's meter" in usage.detail and "differently" not in usage.detail
