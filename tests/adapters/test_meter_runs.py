@@ -267,6 +267,12 @@ def test_calls_answered_by_several_models_are_each_priced_by_their_own() -> None
     assert priced.cost_usd == pytest.approx((1000 * 10 + 100 * 100 + 2000 * 1 + 50 * 1) / 1e6)
     unpriced = adapter._with_reading(result, replace(reading, call_models=("big", "mystery")))
     assert (unpriced.cost_usd, unpriced.cost_source) == (None, "unknown")
+    # every call answered by a model other than the configured one: priced by the one that answered
+    cheap = adapter._with_reading(result, replace(reading, call_models=("small", "small")))
+    assert cheap.cost_usd == pytest.approx((3000 * 1 + 150 * 1) / 1e6)
+    # a model the endpoint does not name: the configured model's price
+    unnamed = adapter._with_reading(result, replace(reading, call_models=("small", None)))
+    assert unnamed.cost_usd == pytest.approx((3000 * 10 + 150 * 100) / 1e6)
 
 
 def test_meter_with_a_base_url_it_cannot_reach_is_the_harness_error(tmp_path: Path, no_user_keys: None) -> None:

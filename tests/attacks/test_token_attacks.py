@@ -37,7 +37,7 @@ def _run(capsys, tmp_path: Path, challenges: Path, url: str, *extra: str):  # ty
     config = tmp_path / "agents.toml"
     config.write_text(f'[agents.aider]\nexecutable = "{fake}"\nmodel = "openai/m"\nargs = ["{url}"]\n'
                       f'env = {{ OPENAI_API_BASE = "{url}", OPENAI_API_KEY = "{KeyedEndpoint.KEY}" }}\n'
-                      '[prices."openai/m"]\ninput = 1.0\noutput = 10.0\n', encoding="utf-8")
+                      '[prices."openai/m"]\ninput = 1.0\noutput = 10.0\naliases = ["keyed-1"]\n', encoding="utf-8")
     results = tmp_path / ("results" + "-".join(extra))
     r = invoke(capsys, "run", "--agent", "aider", "--agents-config", str(config), "--challenge",
                "easy/adder", "--challenges", str(challenges), "--results", str(results), *extra)

@@ -431,22 +431,23 @@ class CommandAdapter(AgentAdapter):
         )
 
     def _metered_cost(self, usage: Usage, reading: MeterReading) -> tuple[float | None, str]:
-        """The cost of the metered calls: unknown when some went unmetered; each call priced by the
-        model the endpoint said answered it when several did (a weak model for summaries), unknown
-        when one of them has no price; else priced by the trial's model."""
+        """The cost of the metered calls: unknown when some went unmetered; where the endpoint said
+        which model answered each call, each call priced by that model (a weak model for
+        summaries, or a model other than the configured one), unknown when one has no price;
+        else priced by the trial's model."""
         if reading.unmetered:
             return None, "unknown"
-        models = {m for m in reading.call_models if m}
-        if len(models) < 2 or len(reading.call_models) != len(reading.calls):
+        answered = reading.call_models
+        if not answered or len(answered) != len(reading.calls) or not all(answered):
             return self.cost(usage)
         total = 0.0
-        for model in sorted(models):
-            group = [c for c, m in zip(reading.calls, reading.call_models, strict=True) if m == model]
+        for model in sorted({m for m in answered if m}):
+            group = [c for c, m in zip(reading.calls, answered, strict=True) if m == model]
             price = find_price(model, self.config.prices)
             summed = CallTokens(sum(c.input for c in group), sum(c.output for c in group),
                                 sum(c.cache_read for c in group), sum(c.cache_write for c in group))
             cost = estimate(price, summed, group) if price else None
-            if cost is None or any(m is None for m in reading.call_models):
+            if cost is None:
                 return None, "unknown"
             total += cost
         return round(total, 6), "price-table"
