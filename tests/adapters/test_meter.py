@@ -286,3 +286,45 @@ def test_a_hostile_request_body_is_refused_and_the_meter_keeps_serving(recorder,
         reading = meter.reading()
     assert answer.startswith(b"HTTP/1.1 413")
     assert (reading.refused, len(reading.calls), seen) == (1, 1, ["Bearer sk-real"])
+
+
+@pytest.mark.parametrize(("protocol", "event", "fields"), [
+    # Anthropic: input_tokens leaves the cache out; the meter's input counts it (as CallTokens does)
+    (ANTHROPIC, {"type": "message_start", "message": {"usage": {
+        "input_tokens": 10, "cache_read_input_tokens": 200, "cache_creation_input_tokens": 30,
+        "output_tokens": 1}}},
+     {"input": 240, "output": 1, "cache_read": 200, "cache_write": 30}),
+    (ANTHROPIC, {"type": "message_delta", "usage": {"output_tokens": 77}},
+     {"output": 77, "cache_read": 0, "cache_write": 0}),
+    (OPENAI, {"usage": {"prompt_tokens": 500, "completion_tokens": 20,
+                        "prompt_tokens_details": {"cached_tokens": 400}}},
+     {"input": 500, "output": 20, "cache_read": 400}),
+    (OPENAI, {"type": "response.completed", "response": {"usage": {
+        "input_tokens": 900, "output_tokens": 60, "input_tokens_details": {"cached_tokens": 800}}}},
+     {"input": 900, "output": 60, "cache_read": 800}),
+    (GEMINI, {"usageMetadata": {"promptTokenCount": 300, "candidatesTokenCount": 40,
+                                "thoughtsTokenCount": 15, "cachedContentTokenCount": 100}},
+     {"input": 300, "output": 55, "cache_read": 100}),
+    (OPENAI, {"usage": {"prompt_tokens": True, "completion_tokens": -4}}, {"input": 0, "output": 0, "cache_read": 0}),
+    (OPENAI, {"choices": [{"delta": {"content": '{"usage": {"prompt_tokens": 1}}'}}]}, {}),
+])
+def test_usage_fields_of_each_wire_format(protocol, event, fields) -> None:
+    """Cache reads and writes are part of the input, as `CallTokens` counts them; nothing the
+    model writes (its text) is read as usage."""
+    from agentbench.adapters.meter import usage_fields
+
+    assert usage_fields(event, protocol) == fields
+
+
+def test_an_anthropic_stream_is_one_call_with_its_start_and_final_counts() -> None:
+    from agentbench.adapters.meter import _Answer
+
+    answer = _Answer(ANTHROPIC, "text/event-stream", "")
+    start = {"type": "message_start", "message": {"model": "claude-x", "usage": {
+        "input_tokens": 10, "cache_read_input_tokens": 200, "output_tokens": 1}}}
+    for event in (start, {"type": "content_block_delta", "delta": {"text": "hi"}},
+                  {"type": "message_delta", "usage": {"output_tokens": 77}}):
+        data = f"event: x\r\ndata: {json.dumps(event)}\r\n\r\n".encode()
+        answer.feed(data[:7])
+        answer.feed(data[7:])
+    assert answer.finish() == (CallTokens(210, 77, cache_read=200), "claude-x")
