@@ -1,0 +1,115 @@
+"""Issue 21, item 2: the TypeScript hidden tests' verdict is made in the parent `node --test`, which
+loads no product code; each test file runs in a child process. Product code that attacks the
+reporter, the channel or the JUnit file from a child reaches none of them: it scores what the same
+stub scores honestly (ts-calc: 1 of 10, `mul(6, 0) == 0`), and nothing is flagged, because nothing
+reached the judge. (Forging the child's own report to its parent is judged by the canaries:
+`test_canary_attacks.py`, TS_FORGERS.) End to end through `agentbench run`, in both sandbox modes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.attacks.agents import d
+from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.test_canary_attacks import TS_REF, TS_STUB
+
+pytestmark = pytest.mark.attacks
+
+_BESIDE = {k: v for k, v in TS_REF.items() if not k.startswith("src/")}
+
+# Every attack that took over the judging process when it was one with the product: the
+# reporter's JSON.stringify and fs.writeSync, process.stdout.write, the JUnit file and the exit status.
+_IN_PROCESS = d(r"""
+    import fs from "node:fs";
+    const flip = (text: string) => text.replaceAll('"outcome":"fail"', '"outcome":"pass"');
+    const stringify = JSON.stringify;
+    JSON.stringify = function (value: any, ...rest: any[]) {
+      if (value && value.e === "test" && value.outcome === "fail") value = { ...value, outcome: "pass" };
+      return stringify.call(JSON, value, ...rest);
+    } as typeof JSON.stringify;
+    const writeSync = fs.writeSync;
+    (fs as any).writeSync = function (fd: number, data: any, ...rest: any[]) {
+      if (Buffer.isBuffer(data)) data = Buffer.from(flip(data.toString()));
+      return (writeSync as any)(fd, data, ...rest);
+    };
+    const write = process.stdout.write;
+    (process.stdout as any).write = function (chunk: any, ...rest: any[]) {
+      return (write as any).call(process.stdout, typeof chunk === "string" ? flip(chunk) : chunk, ...rest);
+    };
+    const junit = [...process.execArgv, ...process.argv].find((a) => a.startsWith("--test-reporter-destination=") && a.endsWith(".xml"));
+    process.on("exit", () => {
+      if (junit) {
+        const path = junit.split("=")[1];
+        try { fs.writeFileSync(path, fs.readFileSync(path, "utf8").replace(/<failure[\s\S]*?<\/failure>/g, "")); } catch {}
+      }
+      process.exitCode = 0;
+    });
+    """)
+
+# Looks for the channel where a child could find it: its own descriptors, its parent's (/proc/<ppid>/fd,
+# writing a forged event into every pipe it can open there), the parent's memory and environment;
+# reports what it reached on stderr (node shows a child's stderr in the run's log).
+_REACHER = d(r"""
+    import fs from "node:fs";
+    const event = Buffer.from(JSON.stringify({ e: "test", outcome: "pass", name: "add", nonce: "" }) + "\n");
+    const parent = `/proc/${process.ppid}`;
+    const pipes = (dir: string): string[] => fs.readdirSync(dir)
+      .filter((n) => { try { return fs.readlinkSync(`${dir}/${n}`).startsWith("pipe:"); } catch { return false; } });
+    // a pipe of which this process holds one end only (libuv's own pipes come in pairs): an inherited one
+    const target = (n: string) => fs.readlinkSync(`/proc/self/fd/${n}`);
+    const mine = pipes("/proc/self/fd").filter((n) => Number(n) > 2);
+    const single = mine.filter((n) => mine.filter((m) => target(m) === target(n)).length === 1);
+    let reached = 0;
+    for (const n of single) { try { fs.writeSync(Number(n), event); reached++; } catch {} }
+    console.error(`PROBE self-single-pipes ${single.length} wrote ${reached}`);
+    try {
+      let wrote = 0;
+      for (const n of pipes(`${parent}/fd`)) {
+        try { const fd = fs.openSync(`${parent}/fd/${n}`, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK); fs.writeSync(fd, event); wrote++; } catch {}
+      }
+      console.error(`PROBE parent-fd wrote ${wrote}`);
+    } catch (e: any) { console.error(`PROBE parent-fd ${e.code}`); }
+    for (const what of ["mem", "environ"]) {
+      try { fs.closeSync(fs.openSync(`${parent}/${what}`, "r")); console.error(`PROBE parent-${what} OPENED`); }
+      catch (e: any) { console.error(`PROBE parent-${what} ${e.code}`); }
+    }
+    """)
+
+AGENTS = {
+    "ts-in-process-flipper": {**_BESIDE, "src/calc.ts": TS_STUB + _IN_PROCESS},
+    "ts-channel-reacher": {**_BESIDE, "src/calc.ts": TS_STUB + _REACHER},
+}
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def parent_attacks(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
+    needs_sandbox(request.param)
+    folder = shared_folder / f"node-parent-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, ["noop", *AGENTS], "easy/ts-calc", request.param, files=AGENTS)
+
+
+def _canaries(run: AttackRun, agent: str) -> set[str]:
+    log = json.loads((run.trial_dir(agent) / "logs" / "hidden-canaries.json").read_text())
+    return {c["outcome"] for c in log["canaries"]}
+
+
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_product_code_in_a_test_child_reaches_nothing_that_judges(parent_attacks, agent):
+    trial = parent_attacks.trial(agent)
+    acceptance = trial.measurements.acceptance
+    assert parent_attacks.hidden(agent) == (1, 10)  # what the stub earns honestly
+    assert acceptance.tampering == () and acceptance.tests.problem is None
+    assert _canaries(parent_attacks, agent) == {"failed"}
+    assert trial.verified_score.total <= 10
+
+
+def test_a_test_child_cannot_open_its_parents_descriptors_or_memory(parent_attacks):
+    log = (parent_attacks.trial_dir("ts-channel-reacher") / "logs" / "acceptance.log").read_text()
+    probes = {line.split("PROBE ", 1)[1].strip() for line in log.splitlines() if "PROBE " in line}
+    assert {"parent-fd EACCES", "parent-mem EACCES", "parent-environ EACCES"} <= probes, log[-3000:]
+    assert not any(p.startswith("parent-fd wrote") for p in probes)
+    # libuv closes every descriptor but stdio in the children node starts: no pipe end inherited
+    assert "self-single-pipes 0 wrote 0" in probes, log[-3000:]
