@@ -13,7 +13,7 @@ import pytest
 
 from tests.attacks.agents import d
 from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
-from tests.attacks.test_canary_attacks import TS_REF, TS_STUB
+from tests.attacks.test_canary_attacks import GO_REF, GO_STUB, TS_REF, TS_STUB
 
 pytestmark = pytest.mark.attacks
 
@@ -113,3 +113,67 @@ def test_a_test_child_cannot_open_its_parents_descriptors_or_memory(parent_attac
     assert not any(p.startswith("parent-fd wrote") for p in probes)
     # libuv closes every descriptor but stdio in the children node starts: no pipe end inherited
     assert "self-single-pipes 0 wrote 0" in probes, log[-3000:]
+
+
+# Go: the test binary is a child of the go command, whose stdout (test2json's events) is what the
+# harness reads. Product code in the binary takes the go command's stdout with pidfd_getfd (or opens
+# it, or its memory, through /proc) and writes forged events there: a pass for every hidden test.
+_GO_REACHER = """
+var _ = reach()
+
+func reach() bool {
+	if !strings.HasSuffix(os.Args[0], ".test") {
+		return false
+	}
+	parent := os.Getppid()
+	forged := ""
+	for _, name := range []string{"TestAdd", "TestSub", "TestMul", "TestDiv", "TestPower"} {
+		forged += `{"Action":"pass","Package":"example.com/calc","Test":"` + name + `","Elapsed":0}` + "\\n"
+	}
+	pidfd, _, errno := syscall.Syscall(434, uintptr(parent), 0, 0) // pidfd_open
+	if errno != 0 {
+		fmt.Fprintln(os.Stderr, "PROBE pidfd_open", errno)
+	} else if fd, _, errno := syscall.Syscall(438, pidfd, 1, 0); errno != 0 { // pidfd_getfd(parent's stdout)
+		fmt.Fprintln(os.Stderr, "PROBE getfd", errno)
+	} else {
+		_, err := syscall.Write(int(fd), []byte(forged))
+		fmt.Fprintln(os.Stderr, "PROBE getfd wrote", err)
+	}
+	for _, what := range []string{"fd/1", "mem", "environ"} {
+		f, err := os.OpenFile(fmt.Sprintf("/proc/%d/%s", parent, what), os.O_RDONLY, 0)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "PROBE parent-"+what, err)
+		} else {
+			f.Close()
+			fmt.Fprintln(os.Stderr, "PROBE parent-"+what, "OPENED")
+		}
+	}
+	return true
+}
+"""
+_GO_IMPORTS = 'package calc\n\nimport (\n\t"fmt"\n\t"os"\n\t"strings"\n\t"syscall"\n)\n'
+GO_AGENTS = {
+    "go-stub": {"go.mod": GO_REF["go.mod"], "README.md": GO_REF["README.md"], "calc.go": GO_STUB},
+    "go-channel-reacher": {"go.mod": GO_REF["go.mod"], "README.md": GO_REF["README.md"],
+                           "calc.go": (GO_STUB + _GO_REACHER).replace("package calc\n", _GO_IMPORTS, 1)},
+}
+
+
+@pytest.fixture(scope="module", params=("none", "bwrap"))
+def go_parent_attacks(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
+    needs_sandbox(request.param)
+    folder = shared_folder / f"go-parent-{request.param}"
+    folder.mkdir()
+    return agentbench_run(folder, list(GO_AGENTS), "easy/go-calc", request.param, files=GO_AGENTS)
+
+
+def test_a_go_test_binary_cannot_reach_the_go_commands_output(go_parent_attacks):
+    """The go command runs undumpable: the binary can neither take its stdout (pidfd_getfd), open
+    it, nor its memory, through /proc; it scores what the same stub scores."""
+    trial = go_parent_attacks.trial("go-channel-reacher")
+    assert go_parent_attacks.hidden("go-channel-reacher") == go_parent_attacks.hidden("go-stub")
+    assert trial.measurements.acceptance.tampering == ()
+    log = (go_parent_attacks.trial_dir("go-channel-reacher") / "logs" / "acceptance.log").read_text()
+    probes = {json.loads(line).get("Output", "").strip() for line in log.splitlines() if "PROBE " in line}
+    assert "PROBE getfd operation not permitted" in probes, log[-3000:]
+    assert not any("OPENED" in p or "wrote" in p for p in probes), probes
