@@ -75,6 +75,14 @@ _REACHER = d(r"""
       try { fs.closeSync(fs.openSync(`${parent}/${what}`, "r")); console.error(`PROBE parent-${what} OPENED`); }
       catch (e: any) { console.error(`PROBE parent-${what} ${e.code}`); }
     }
+    // SIGUSR1 opens a plain node's inspector on 127.0.0.1:9229, where any process may run code in it
+    try { process.kill(process.ppid, "SIGUSR1"); } catch (e: any) { console.error(`PROBE sigusr1 ${e.code}`); }
+    let inspector = "unreached";
+    for (let i = 0; i < 10 && inspector === "unreached"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      try { await fetch("http://127.0.0.1:9229/json/list"); inspector = "REACHED"; } catch {}
+    }
+    console.error(`PROBE inspector ${inspector}`);
     """)
 
 AGENTS = {
@@ -111,6 +119,8 @@ def test_a_test_child_cannot_open_its_parents_descriptors_or_memory(parent_attac
     probes = {line.split("PROBE ", 1)[1].strip() for line in log.splitlines() if "PROBE " in line}
     assert {"parent-fd EACCES", "parent-mem EACCES", "parent-environ EACCES"} <= probes, log[-3000:]
     assert not any(p.startswith("parent-fd wrote") for p in probes)
+    # the parent `node --test` opens no inspector on SIGUSR1 (and is not killed by it: nothing voided)
+    assert "inspector unreached" in probes, log[-3000:]
     # libuv closes every descriptor but stdio in the children node starts: no pipe end inherited
     assert "self-single-pipes 0 wrote 0" in probes, log[-3000:]
 
