@@ -85,9 +85,24 @@ _REACHER = d(r"""
     console.error(`PROBE inspector ${inspector}`);
     """)
 
+# Everywhere a node process might pick up code or options from the project: loaded by the judging
+# parent, the flipper would flip every failure, canaries included.
+_FORGE = _IN_PROCESS.replace('import fs from "node:fs";', 'import fs from "node:fs";\nconsole.error("PROBE forge loaded");')
+_PLANTED = {
+    "forge.mjs": _FORGE, "node_modules/forge/index.mjs": _FORGE,
+    "package.json": json.dumps({**json.loads(TS_REF["package.json"]), "imports": {"#forge": "./forge.mjs"},
+                                "exports": "./forge.mjs", "main": "forge.mjs"}),
+    ".env": "NODE_OPTIONS=--import=./forge.mjs\n",
+    ".npmrc": "node-options=--import=./forge.mjs\n",
+    "node.config.json": json.dumps({"nodeOptions": {"import": ["./forge.mjs"]}, "testRunner": {"isolation": "none"}}),
+    ".agentbench-acceptance/package.json": json.dumps({"type": "module", "imports": {"#f": "../forge.mjs"}}),
+    ".agentbench-acceptance/forge.test.ts": 'import "../forge.mjs";\n',
+}
+
 AGENTS = {
     "ts-in-process-flipper": {**_BESIDE, "src/calc.ts": TS_STUB + _IN_PROCESS},
     "ts-channel-reacher": {**_BESIDE, "src/calc.ts": TS_STUB + _REACHER},
+    "ts-parent-planter": {**_BESIDE, **_PLANTED, "src/calc.ts": TS_STUB},
 }
 
 
@@ -187,3 +202,11 @@ def test_a_go_test_binary_cannot_reach_the_go_commands_output(go_parent_attacks)
     probes = {json.loads(line).get("Output", "").strip() for line in log.splitlines() if "PROBE " in line}
     assert "PROBE getfd operation not permitted" in probes, log[-3000:]
     assert not any("OPENED" in p or "wrote" in p for p in probes), probes
+
+
+def test_nothing_the_project_plants_is_loaded_by_any_node_process_of_the_hidden_run(parent_attacks):
+    """An env file, `.npmrc` node-options, `node.config.json`, `package.json` imports/exports, a
+    `node_modules` package, files planted in the hidden tests' folder: none loads `forge.mjs`."""
+    logs = parent_attacks.trial_dir("ts-parent-planter") / "logs"
+    for name in ("acceptance.log", "acceptance.err"):  # a child's stderr, the parent's
+        assert "PROBE forge loaded" not in (logs / name).read_text()
