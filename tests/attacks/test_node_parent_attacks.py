@@ -87,7 +87,15 @@ _REACHER = d(r"""
 
 # Everywhere a node process might pick up code or options from the project: loaded by the judging
 # parent, the flipper would flip every failure, canaries included.
-_FORGE = _IN_PROCESS.replace('import fs from "node:fs";', 'import fs from "node:fs";\nconsole.error("PROBE forge loaded");')
+_FORGE = d("""
+    console.error("PROBE forge loaded");
+    const stringify = JSON.stringify;
+    JSON.stringify = function (value, ...rest) {
+      if (value && value.e === "test" && value.outcome === "fail") value = { ...value, outcome: "pass" };
+      return stringify.call(JSON, value, ...rest);
+    };
+    process.on("exit", () => { process.exitCode = 0; });
+    """)
 _PLANTED = {
     "forge.mjs": _FORGE, "node_modules/forge/index.mjs": _FORGE,
     "package.json": json.dumps({**json.loads(TS_REF["package.json"]), "imports": {"#forge": "./forge.mjs"},
