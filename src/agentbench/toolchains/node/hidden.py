@@ -138,8 +138,9 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     _install_dependencies(ctx, dirs, env, tools)
     files = sorted(str(p) for p in agent_files(tests_dir, SUFFIXES) if is_test_like(p.relative_to(tests_dir)))
     junit = out / "junit.xml"
-    argv = (str(tools.node), "--test", "--experimental-test-isolation=process", f"--import={FREEZE_SCRIPT}",
-            REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
+    # one file at a time, on any machine: files that share a port or a data file cannot clash
+    argv = (str(tools.node), "--test", "--experimental-test-isolation=process", "--test-concurrency=1",
+            f"--import={FREEZE_SCRIPT}", REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
     confinement = replace(ctx.confine((dirs.home, dirs.tmp, out), (root, FREEZE_SCRIPT.parent)),
                           undumpable=True)
     env[TMPDIR_VARIABLE] = env["TMPDIR"]  # NOTE: glibc drops TMPDIR in an undumpable tree
