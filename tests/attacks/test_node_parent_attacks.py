@@ -107,10 +107,26 @@ _PLANTED = {
     ".agentbench-acceptance/forge.test.ts": 'import "../forge.mjs";\n',
 }
 
+# What a child can still do to its parent (same user): signal it, or write the files it writes.
+_KILLER = 'try { process.kill(process.ppid, "SIGKILL"); } catch {}\n'
+_JUNIT_REPLACER = d(r"""
+    import fs from "node:fs";
+    // the parent's command line is readable: it names the JUnit report, which the trial user may write
+    const args = fs.readFileSync(`/proc/${process.ppid}/cmdline`, "utf8").split("\0");
+    const junit = args.find((a) => a.startsWith("--test-reporter-destination=") && a.endsWith(".xml"))?.split("=")[1];
+    const cases = Array.from({ length: 10 }, (_, i) => `<testcase name="t${i}"/>`).join("");
+    const forge = () => { try { fs.rmSync(junit!); fs.writeFileSync(junit!, `<testsuites>${cases}</testsuites>`); } catch {} };
+    if (junit) { forge(); process.on("exit", forge); }
+    """)
+
 AGENTS = {
     "ts-in-process-flipper": {**_BESIDE, "src/calc.ts": TS_STUB + _IN_PROCESS},
     "ts-channel-reacher": {**_BESIDE, "src/calc.ts": TS_STUB + _REACHER},
     "ts-parent-planter": {**_BESIDE, **_PLANTED, "src/calc.ts": TS_STUB},
+}
+VOIDERS = {
+    "ts-parent-killer": {**_BESIDE, "src/calc.ts": TS_STUB + _KILLER},
+    "ts-junit-replacer": {**_BESIDE, "src/calc.ts": TS_STUB + _JUNIT_REPLACER},
 }
 
 
@@ -119,7 +135,8 @@ def parent_attacks(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
     needs_sandbox(request.param)
     folder = shared_folder / f"node-parent-{request.param}"
     folder.mkdir()
-    return agentbench_run(folder, ["noop", *AGENTS], "easy/ts-calc", request.param, files=AGENTS)
+    return agentbench_run(folder, ["noop", *AGENTS, *VOIDERS], "easy/ts-calc", request.param,
+                          files={**AGENTS, **VOIDERS})
 
 
 def _canaries(run: AttackRun, agent: str) -> set[str]:
@@ -218,3 +235,15 @@ def test_nothing_the_project_plants_is_loaded_by_any_node_process_of_the_hidden_
     logs = parent_attacks.trial_dir("ts-parent-planter") / "logs"
     for name in ("acceptance.log", "acceptance.err"):  # a child's stderr, the parent's
         assert "PROBE forge loaded" not in (logs / name).read_text()
+
+
+@pytest.mark.parametrize("agent", sorted(VOIDERS))
+def test_a_child_that_kills_its_parent_or_rewrites_its_junit_report_only_voids_its_run(parent_attacks, agent):
+    """Killing the parent leaves a run that never finished; a JUnit report rewritten under the parent
+    disagrees with what the parent counted: either voids the hidden tests (0 passed, the reason kept)."""
+    trial = parent_attacks.trial(agent)
+    acceptance = trial.measurements.acceptance
+    assert acceptance.tests.passed == 0 and acceptance.tampering, acceptance
+    reason = {"ts-parent-killer": "ended without finishing", "ts-junit-replacer": "the JUnit report says"}
+    assert any(reason[agent] in t for t in acceptance.tampering), acceptance.tampering
+    assert trial.verified_score.total <= 10
