@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +109,23 @@ def write_draft(draft: ChallengeDraft, output: Path, *, overwrite: bool = False)
         yaml_path.unlink()  # NOTE: a refused draft must not break `--challenges` for the others
         shutil.rmtree(folder, ignore_errors=True)
         raise
+
+
+def write_drafts(items: Iterable[tuple[str, ChallengeDraft | str]], output: Path, *,
+                 overwrite: bool = False) -> ImportReport:
+    """Write each item in turn: (source, its draft, or why it could not be converted). A draft the
+    loader refuses is skipped with the loader's reason, as is each item that is not a draft."""
+    written: list[str] = []
+    skipped: list[Skipped] = []
+    for source, draft in items:
+        if isinstance(draft, str):
+            skipped.append(Skipped(source=source, reason=draft))
+            continue
+        try:
+            written.append(write_draft(draft, output, overwrite=overwrite))
+        except ChallengeError as exc:
+            skipped.append(Skipped(source=source, reason=exc.message))
+    return ImportReport(written=tuple(written), skipped=tuple(skipped), output=output)
 
 
 def write_files(root: Path, files: Files) -> None:

@@ -15,17 +15,16 @@ packages named by `go.mod` and the stub's `package` line, jest tests converted t
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agentbench.errors import ChallengeError
 from agentbench.formats.base import (
     ChallengeDraft,
     ImportReport,
-    Skipped,
     safe_name,
     tier_of,
-    write_draft,
+    write_drafts,
 )
 from agentbench.formats.exercism_tracks import BUILDERS, Exercise, Unconvertible, language_of
 
@@ -56,20 +55,18 @@ def _walk(folder: Path, depth: int, found: list[Path]) -> None:
 
 def import_exercism(source: Path, output: Path, *, overwrite: bool = False) -> ImportReport:
     """Convert every exercise under `source` into challenges under `output`."""
-    written: list[str] = []
-    skipped: list[Skipped] = []
+    return write_drafts(_drafts(source), output, overwrite=overwrite)
+
+
+def _drafts(source: Path) -> Iterator[tuple[str, ChallengeDraft | str]]:
+    """Each exercise folder under `source`, with its draft or why it cannot be converted."""
     difficulties: dict[Path, dict[str, int]] = {}
     for folder in find_exercises(source):
         try:
-            draft = convert(folder, _difficulty(folder, difficulties))
+            draft: ChallengeDraft | str = convert(folder, _difficulty(folder, difficulties))
         except Unconvertible as exc:
-            skipped.append(Skipped(source=str(folder), reason=str(exc)))
-            continue
-        try:
-            written.append(write_draft(draft, output, overwrite=overwrite))
-        except ChallengeError as exc:
-            skipped.append(Skipped(source=str(folder), reason=exc.message))
-    return ImportReport(written=tuple(written), skipped=tuple(skipped), output=output)
+            draft = str(exc)
+        yield str(folder), draft
 
 
 def convert(folder: Path, difficulty: int | None = None) -> ChallengeDraft:

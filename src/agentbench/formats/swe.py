@@ -13,11 +13,11 @@ trial's own virtual environment.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agentbench.errors import ChallengeError
-from agentbench.formats.base import ChallengeDraft, ImportReport, Skipped, safe_name, write_draft
+from agentbench.formats.base import ChallengeDraft, ImportReport, safe_name, write_drafts
 from agentbench.formats.gittree import commit_files, patched_paths, python_support
 from agentbench.starting import StartingTreeError, resolve_commit
 
@@ -33,22 +33,19 @@ class BadInstance(Exception):
 
 def import_swe(instances: Path, repo: Path, output: Path, *, overwrite: bool = False) -> ImportReport:
     """Convert every instance of the JSON-lines file `instances` (over the clone `repo`)."""
-    written: list[str] = []
-    skipped: list[Skipped] = []
+    return write_drafts(_drafts(instances, repo.resolve()), output, overwrite=overwrite)
+
+
+def _drafts(instances: Path, repo: Path) -> Iterator[tuple[str, ChallengeDraft | str]]:
+    """Each instance (by `file:line`), with its draft or why it cannot be converted."""
     for number, line in enumerate(instances.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{instances}:{number}"
         try:
-            draft = convert(json.loads(line), repo.resolve())
+            draft: ChallengeDraft | str = convert(json.loads(line), repo)
         except (BadInstance, StartingTreeError, ValueError) as exc:
-            skipped.append(Skipped(source=where, reason=str(exc)))
-            continue
-        try:
-            written.append(write_draft(draft, output, overwrite=overwrite))
-        except ChallengeError as exc:
-            skipped.append(Skipped(source=str(where), reason=exc.message))
-    return ImportReport(written=tuple(written), skipped=tuple(skipped), output=output)
+            draft = str(exc)
+        yield f"{instances}:{number}", draft
 
 
 def _ids(value: Any, field: str) -> tuple[str, ...]:
