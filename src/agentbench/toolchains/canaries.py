@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GENERATOR_VERSION = "7"
+GENERATOR_VERSION = "8"
 """Changes whenever canary generation changes (part of the cache key)."""
 MUST_FAIL = -1
 """`Mutation.site` of a challenge's own `must_fail` test (run unchanged, without a twin)."""

@@ -9,7 +9,9 @@ a string or number literal that is:
 - the argument of a helper declared in the file whose parameter is named `want...`/`expected...`
   (`check(t, calc.Add(2, 3), 5)` with `func check(t *testing.T, got, want int)`);
 - the value of a `want...`/`expected...` field in a composite literal (`{in: "IV", want: 4}`);
-- a value of a map literal that a `for key, want := range ...` loop reads as the expected value.
+- a value of a map literal that a `for key, want := range ...` loop reads as the expected value;
+- such a field of a row of a package-level table the test names, declared in any `_test.go` file of
+  its package (`var testCases = []struct{...}{...}`, Exercism's cases_test.go; see `go/tables.py`).
 
 A canary is judged by its top-level test only (a table's other rows pass in the canary too).
 """
@@ -21,14 +23,24 @@ import json
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from agentbench.toolchains.canaries import Mutation, Role
-from agentbench.toolchains.node.canaries import _close, _Tok, tokenize
+from agentbench.toolchains.go.tables import (
+    EXPECTED,
+    Package,
+    Table,
+    functions,
+    named_rows,
+    packages,
+    row_literals,
+    struct_fields,
+)
+from agentbench.toolchains.node.canaries import _arguments, _close, _Tok, tokenize
 from agentbench.toolchains.python.canaries import MAX_CANDIDATES, mutate, strength
 
-_EXPECTED = re.compile(r"^(want|expect)", re.I)
+_EXPECTED = EXPECTED
 _ENDS_SIDE = {"{", ")", "&&", "||", ";", ",", "}"}
 _RANDOM = secrets.SystemRandom()
 
@@ -139,49 +151,14 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, s
     return [p for p in dict.fromkeys(found) if strength(_value(tokens[p])) is not None]
 
 
-def _struct_fields(tokens: Sequence[_Tok], open_index: int, text: str) -> list[str]:
-    """Field names of a `struct { ... }` type in order (one per declared name)."""
-    close = _close(tokens, open_index)
-    names: list[str] = []
-    at_start = True
-    for j in range(open_index + 1, close):
-        breaks = "\n" in text[tokens[j - 1].end:tokens[j].start] or tokens[j - 1].text == ";"
-        at_start = at_start or breaks
-        if at_start and tokens[j].kind == "id":
-            names.append(tokens[j].text)
-            at_start = tokens[j + 1].text == ","
-        elif tokens[j].text != ",":
-            at_start = False
-    return names
-
-
 def _positional_rows(tokens: Sequence[_Tok], open_index: int, text: str) -> list[int]:
     """The `want...` field's literal in each unkeyed row of a table typed by the struct at
     `open_index` (`[]struct{ in string; want int }{{"IV", 4}, ...}`)."""
-    from agentbench.toolchains.node.canaries import _arguments
-
-    fields = _struct_fields(tokens, open_index, text)
-    wanted = {n for n, name in enumerate(fields) if _EXPECTED.match(name)}
-    rows_open = _close(tokens, open_index) + 1
-    if not wanted or rows_open >= len(tokens) or tokens[rows_open].text != "{":
-        return []
-    found = []
-    for first, last in _arguments(tokens, rows_open):
-        if tokens[first].text != "{" or _close(tokens, first) != last:
-            continue
-        row = _arguments(tokens, first)
-        if len(row) != len(fields) or any(tokens[a].text == ":" for start, end in row for a in range(start, end + 1)):
-            continue
-        for n in sorted(wanted):
-            place = _literal_at(tokens, row[n][0])
-            if place is not None and place == row[n][1]:
-                found.append(place)
-    return found
+    fields = struct_fields(tokens, open_index, text)
+    return row_literals(tokens, fields, _close(tokens, open_index) + 1, _literal_at)
 
 
 def _helper_sites(tokens: Sequence[_Tok], open_index: int, positions: set[int]) -> list[int]:
-    from agentbench.toolchains.node.canaries import _arguments
-
     found = []
     for n, (first, last) in enumerate(_arguments(tokens, open_index)):
         place = _literal_at(tokens, first)
@@ -244,23 +221,59 @@ def _literal(value: object) -> str:
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
-def candidates(sources: Mapping[str, str]) -> list[Mutation]:
-    """Up to MAX_CANDIDATES canaries per test function (strong sites first)."""
-    found = []
-    for rel, text in sorted(sources.items()):
-        tokens = _tokens(text)
-        helpers = _helpers(tokens)
-        for test in find_tests(tokens):
-            places = sites(tokens, test.span, helpers, text)
-            ranked = sorted(enumerate(places), key=lambda s: strength(_value(tokens[s[1]])) != "strong")
-            for index, place in ranked[:MAX_CANDIDATES]:
-                old = _value(tokens[place])
-                new = mutate(old, signed=False)
-                line = text.count("\n", 0, tokens[place].start) + 1
-                found.append(Mutation(file=rel, test=test.name, site=index, literal=_literal(new),
-                                      described=f"{rel}:{line}: {tokens[place].text} -> {_literal(new)}",
-                                      strong=strength(old) == "strong"))
+def _package_helpers(package: Package) -> dict[str, set[int]]:
+    found: dict[str, set[int]] = {}
+    for tokens in package.tokens.values():
+        found.update(_helpers(tokens))
     return found
+
+
+def _test_sites(package: Package, rel: str, test: _Test, helpers: Mapping[str, set[int]]) -> list[tuple[str, int]]:
+    """(file, token index) of each literal a canary of `test` may change: in its body first, then
+    in the rows of the package-level tables it names (see `go/tables.py`)."""
+    found = [(rel, i) for i in sites(package.tokens[rel], test.span, helpers, package.texts[rel])]
+    named = {t.name: t for t in package.references(rel, test.span).values()}
+    for table in named.values():
+        found += [(table.file, i) for i in _table_sites(package, table)]
+    return found
+
+
+def _table_sites(package: Package, table: Table) -> list[int]:
+    tokens = package.tokens[table.file]
+    found = sites(tokens, table.init, {}, package.texts[table.file]) + named_rows(package, table, _literal_at)
+    return [p for p in dict.fromkeys(found) if strength(_value(tokens[p])) is not None]
+
+
+def candidates(sources: Mapping[str, str]) -> list[Mutation]:
+    """Up to MAX_CANDIDATES canaries per test function (strong sites first). A table row's change
+    is the same for every test that reads the table."""
+    found = []
+    for package in packages(sources, _tokens):
+        helpers = _package_helpers(package)
+        changes: dict[tuple[str, int], str] = {}
+        for rel in sorted(package.texts):
+            for test in find_tests(package.tokens[rel]):
+                places = _test_sites(package, rel, test, helpers)
+                found += [_candidate(package, rel, test, index, place, changes)
+                          for index, place in _ranked(package, places)[:MAX_CANDIDATES]]
+    return found
+
+
+def _ranked(package: Package, places: Sequence[tuple[str, int]]) -> list[tuple[int, tuple[str, int]]]:
+    def weak(site: tuple[int, tuple[str, int]]) -> bool:
+        return strength(_value(package.tokens[site[1][0]][site[1][1]])) != "strong"
+    return sorted(enumerate(places), key=weak)
+
+
+def _candidate(package: Package, rel: str, test: _Test, index: int, place: tuple[str, int],
+               changes: dict[tuple[str, int], str]) -> Mutation:
+    where, at = place
+    tok = package.tokens[where][at]
+    old = _value(tok)
+    new = changes.setdefault(place, _literal(mutate(old, signed=False)))
+    line = package.texts[where].count("\n", 0, tok.start) + 1
+    return Mutation(file=rel, test=test.name, site=index, literal=new,
+                    described=f"{where}:{line}: {tok.text} -> {new}", strong=strength(old) == "strong")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -282,39 +295,104 @@ class Rendered:
 
 
 def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered:
-    """Every test file with real tests and `canaries` renamed at random, twins side by side."""
+    """Every test file with real tests and `canaries` renamed at random, twins side by side; each
+    package-level table they read replaced by randomly named copies (see `go/tables.py`)."""
     roles: dict[str, Role] = {}
     out = dict(sources)
-    for rel, text in sources.items():
-        if not is_test_file(rel):
-            continue
-        tokens = _tokens(text)
-        helpers = _helpers(tokens)
-        pieces, last = [], 0
-        for test in find_tests(tokens):
-            start, end = tokens[test.span[0]].start, tokens[test.span[1]].end
-            group = []
-            for mutation in [None, *(m for m in canaries if m.file == rel and m.test == test.name)]:
-                name, variant = _variant(text, tokens, test, mutation, helpers)
-                roles[name] = Role(original=test.name, canary=mutation, group=f"{rel}::{test.name}")
-                group.append(variant)
-            _RANDOM.shuffle(group)
-            pieces += [text[last:start], "\n\n".join(group)]
-            last = end
-        out[rel] = "".join([*pieces, text[last:]])
+    for package in packages(sources, _tokens):
+        copies = _Copies()
+        helpers = _package_helpers(package)
+        spans: dict[str, list[tuple[int, int, str]]] = {rel: [] for rel in package.texts}
+        for rel, tokens in package.tokens.items():
+            for test in find_tests(tokens):
+                mine = [m for m in canaries if m.file == rel and m.test == test.name]
+                text, named = _group(package, rel, test, mine, helpers, copies)
+                roles |= named
+                spans[rel].append((tokens[test.span[0]].start, tokens[test.span[1]].end, text))
+        _benchmarks(package, copies, spans)
+        for table in copies.tables.values():
+            tokens = package.tokens[table.file]
+            spans[table.file].append((tokens[table.decl[0]].start, tokens[table.decl[1]].end,
+                                      copies.declaration(package, table)))
+        for rel, edits in spans.items():
+            out[rel] = _splice(package.texts[rel], edits)
     return Rendered(sources=out, roles=roles)
 
 
-def _variant(text: str, tokens: Sequence[_Tok], test: _Test, mutation: Mutation | None,
-             helpers: Mapping[str, set[int]]) -> tuple[str, str]:
-    """(random name, text) of the test, or of its canary for `mutation`."""
-    name = _name()
-    edits = {test.name_index: name}
-    if mutation is not None:
-        edits[sites(tokens, test.span, helpers, text)[mutation.site]] = mutation.literal
-    start, end = tokens[test.span[0]].start, tokens[test.span[1]].end
+def _group(package: Package, rel: str, test: _Test, mine: Sequence[Mutation], helpers: Mapping[str, set[int]],
+           copies: _Copies) -> tuple[str, dict[str, Role]]:
+    """The test and its canaries under random names, in a random order; their roles."""
+    tokens = package.tokens[rel]
+    roles: dict[str, Role] = {}
+    places = _test_sites(package, rel, test, helpers)
+    references = package.references(rel, test.span)
+    group = []
+    for mutation in [None, *mine]:
+        name = _name()
+        edits = {test.name_index: name}
+        site = places[mutation.site] if mutation is not None else None
+        for index, table in references.items():
+            changed = site is not None and site[0] == table.file and table.init[0] <= site[1] <= table.init[1]
+            edits[index] = copies.name(table, site[1] if site and changed else None,
+                                       mutation.literal if mutation and changed else "")
+        if mutation is not None and site is not None and site[0] == rel and test.span[0] <= site[1] <= test.span[1]:
+            edits[site[1]] = mutation.literal
+        roles[name] = Role(original=test.name, canary=mutation, group=f"{rel}::{test.name}")
+        group.append(_edited(package.texts[rel], tokens, test.span, edits))
+    _RANDOM.shuffle(group)
+    return "\n\n".join(group), roles
+
+
+def _benchmarks(package: Package, copies: _Copies, spans: dict[str, list[tuple[int, int, str]]]) -> None:
+    """A benchmark reading a table reads one of its copies, chosen at random (it checks no value)."""
+    for rel, tokens in package.tokens.items():
+        for function in functions(tokens):
+            if not re.match(r"Benchmark($|[^a-z])", function.name):
+                continue
+            references = package.references(rel, function.span)
+            if references:
+                edits = {i: copies.pick(table) for i, table in references.items()}
+                spans[rel].append((tokens[function.span[0]].start, tokens[function.span[1]].end,
+                                   _edited(package.texts[rel], tokens, function.span, edits)))
+
+
+@dataclass(slots=True)
+class _Copies:
+    """The random names of each table's copies in one render: one unchanged, one per change."""
+
+    names: dict[tuple[str, int | None, str], str] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+
+    def name(self, table: Table, site: int | None = None, literal: str = "") -> str:
+        self.tables[table.name] = table
+        return self.names.setdefault((table.name, site, literal), "cases_" + secrets.token_hex(6))
+
+    def pick(self, table: Table) -> str:
+        return _RANDOM.choice(list(dict.fromkeys([self.name(table), *(n for k, n in self.names.items() if k[0] == table.name)])))
+
+    def declaration(self, package: Package, table: Table) -> str:
+        """The copies' declarations, in a random order, in place of the table's."""
+        texts, tokens = package.texts[table.file], package.tokens[table.file]
+        pieces = [_edited(texts, tokens, table.decl, {table.name_index: name} | ({} if site is None else {site: literal}))
+                  for (owner, site, literal), name in self.names.items() if owner == table.name]
+        _RANDOM.shuffle(pieces)
+        return ("\n\t" if table.grouped else "\n\n").join(pieces)
+
+
+def _splice(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end) character span replaced (spans do not overlap)."""
+    pieces, pos = [], 0
+    for start, end, replacement in sorted(edits):
+        pieces += [text[pos:start], replacement]
+        pos = end
+    return "".join([*pieces, text[pos:]])
+
+
+def _edited(text: str, tokens: Sequence[_Tok], span: tuple[int, int], edits: Mapping[int, str]) -> str:
+    """The text of token `span` with the tokens at the keys of `edits` replaced."""
+    start, end = tokens[span[0]].start, tokens[span[1]].end
     pieces, pos = [], start
     for index in sorted(edits):
         pieces += [text[pos:tokens[index].start], edits[index]]
         pos = tokens[index].end
-    return name, "".join([*pieces, text[pos:end]])
+    return "".join([*pieces, text[pos:end]])
