@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from agentbench.toolchains.canaries import Mutation, Role
+from agentbench.toolchains.canaries import HiddenCatalog, Mutation, Role, pick
 from agentbench.toolchains.go.tables import (
     EXPECTED,
     Package,
@@ -300,8 +300,8 @@ def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered
     roles: dict[str, Role] = {}
     out = dict(sources)
     for package in packages(sources, _tokens):
-        copies = _Copies()
         helpers = _package_helpers(package)
+        copies = _Copies(decoys=_decoys(_on_tables(package, canaries, helpers)))
         spans: dict[str, list[tuple[int, int, str]]] = {rel: [] for rel in package.texts}
         for rel, tokens in package.tokens.items():
             for test in find_tests(tokens):
@@ -332,9 +332,7 @@ def _group(package: Package, rel: str, test: _Test, mine: Sequence[Mutation], he
         edits = {test.name_index: name}
         site = places[mutation.site] if mutation is not None else None
         for index, table in references.items():
-            changed = site is not None and site[0] == table.file and table.init[0] <= site[1] <= table.init[1]
-            edits[index] = copies.name(table, site[1] if site and changed else None,
-                                       mutation.literal if mutation and changed else "")
+            edits[index] = copies.name(table, *copies.change(table, mutation, site))
         if mutation is not None and site is not None and site[0] == rel and test.span[0] <= site[1] <= test.span[1]:
             edits[site[1]] = mutation.literal
         roles[name] = Role(original=test.name, canary=mutation, group=f"{rel}::{test.name}")
@@ -362,6 +360,18 @@ class _Copies:
 
     names: dict[tuple[str, int | None, str], str] = field(default_factory=dict)
     tables: dict[str, Table] = field(default_factory=dict)
+    decoys: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Table -> the one change this run's canaries make to it, which every canary of a test reading
+    the table reads too: the changed copy is then read by as many functions as the unchanged one."""
+
+    def change(self, table: Table, mutation: Mutation | None,
+               site: tuple[str, int] | None) -> tuple[int | None, str]:
+        """(token index, literal) of the change a variant's copy of `table` makes (None: none)."""
+        if mutation is None or site is None:
+            return None, ""
+        if site[0] == table.file and table.init[0] <= site[1] <= table.init[1]:
+            return site[1], mutation.literal
+        return self.decoys.get(table.name, (None, ""))
 
     def name(self, table: Table, site: int | None = None, literal: str = "") -> str:
         self.tables[table.name] = table
@@ -377,6 +387,52 @@ class _Copies:
                   for (owner, site, literal), name in self.names.items() if owner == table.name]
         _RANDOM.shuffle(pieces)
         return ("\n\t" if table.grouped else "\n\n").join(pieces)
+
+
+def _on_tables(package: Package, canaries: Sequence[Mutation],
+               helpers: Mapping[str, set[int]]) -> dict[Mutation, tuple[Table, int]]:
+    """Each canary of the package that changes a table row: (the table, the changed token)."""
+    found: dict[Mutation, tuple[Table, int]] = {}
+    for rel, tokens in package.tokens.items():
+        for test in find_tests(tokens):
+            mine = [m for m in canaries if m.file == rel and m.test == test.name]
+            places = _test_sites(package, rel, test, helpers) if mine else []
+            for m in mine:
+                where, at = places[m.site]
+                table = next((t for t in package.tables.values() if t.file == where and t.init[0] <= at <= t.init[1]), None)
+                if table is not None:
+                    found[m] = (table, at)
+    return found
+
+
+def _decoys(on_tables: Mapping[Mutation, tuple[Table, int]]) -> dict[str, tuple[int, str]]:
+    changes: dict[str, set[tuple[int, str]]] = {}
+    for m, (table, at) in on_tables.items():
+        changes.setdefault(table.name, set()).add((at, m.literal))
+    return {name: next(iter(found)) for name, found in changes.items() if len(found) == 1}
+
+
+def pick_aligned(catalog: HiddenCatalog, sources: Mapping[str, str]) -> tuple[Mutation, ...]:
+    """`pick`, then one change per table: tests reading one table whose canaries change different
+    rows would leave copies in which the changed rows are outvoted by the others."""
+    chosen = list(pick(catalog))
+    options = catalog.by_twin()
+    on_tables: dict[Mutation, tuple[Table, int]] = {}
+    for package in packages(sources, _tokens):
+        on_tables |= _on_tables(package, catalog.canaries, _package_helpers(package))
+
+    def key(m: Mutation) -> tuple[str, str] | None:
+        return (on_tables[m][0].file, on_tables[m][0].name) if m in on_tables else None
+
+    for table in dict.fromkeys(k for m in chosen if (k := key(m)) is not None):
+        target = _RANDOM.choice([m for m in chosen if key(m) == table])
+        for n, m in enumerate(chosen):
+            if key(m) == table and (on_tables[m][1], m.literal) != (on_tables[target][1], target.literal):
+                same = [o for o in options[m.twin] if key(o) == table
+                        and (on_tables[o][1], o.literal) == (on_tables[target][1], target.literal)]
+                elsewhere = [o for o in options[m.twin] if key(o) is None]
+                chosen[n] = _RANDOM.choice(same or elsewhere or [m])
+    return tuple(chosen)
 
 
 def _splice(text: str, edits: Sequence[tuple[int, int, str]]) -> str:

@@ -1,0 +1,214 @@
+"""Go canaries of tests that read package-level tables (Exercism's cases_test.go and other shapes):
+rendered, compiled and run by the real `go test` on a correct solution, every real test passes and
+every canary fails; the rendered text no longer holds the original table, and every copy looks alike."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentbench.toolchains.canaries import HiddenCatalog, Mutation
+from agentbench.toolchains.go.assets import hidden_build_cache
+from agentbench.toolchains.go.canaries import candidates, pick_aligned, render
+from tests.requirements import TOOLS
+
+SOLUTION = """\
+package m
+
+func Reverse(s string) string {
+\tr := []rune(s)
+\tfor i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+\t\tr[i], r[j] = r[j], r[i]
+\t}
+\treturn string(r)
+}
+
+func Square(n int) int { return n * n }
+"""
+
+# the test in one file, the cases (keyed, with descriptions, run as subtests) in another
+SUBTESTS = {"m_test.go": """\
+package m
+
+import "testing"
+
+func TestReverse(t *testing.T) {
+\tfor _, tc := range append(testCases, extraCases...) {
+\t\tt.Run(tc.description, func(t *testing.T) {
+\t\t\tif got := Reverse(tc.input); got != tc.expected {
+\t\t\t\tt.Fatalf("Reverse(%q) = %q, want %q", tc.input, got, tc.expected)
+\t\t\t}
+\t\t})
+\t}
+}
+
+func BenchmarkReverse(b *testing.B) {
+\tfor i := 0; i < b.N; i++ {
+\t\tfor _, tc := range testCases {
+\t\t\tReverse(tc.input)
+\t\t}
+\t}
+}
+""", "cases_test.go": """\
+package m
+
+// Generated: do not edit.
+var testCases = []struct {
+\tdescription string
+\tinput       string
+\texpected    string
+}{
+\t{
+\t\tdescription: "a word",
+\t\tinput:       "robot",
+\t\texpected:    "tobor",
+\t},
+\t{
+\t\tdescription: "a sentence",
+\t\tinput:       "I'm hungry!",
+\t\texpected:    "!yrgnuh m'I",
+\t},
+}
+
+var extraCases = []struct {
+\tdescription string
+\tinput       string
+\texpected    string
+}{
+\t{description: "palindrome", input: "racecar", expected: "racecar"},
+}
+"""}
+
+# a named row type and unkeyed rows, in a `var (...)` group of the test's own file; two tests read
+# one table; a helper reads another table, which stays as it is
+NAMED = {"m_test.go": """\
+package m
+
+import "testing"
+
+type squareCase struct {
+\tin   int
+\twant int
+}
+
+var (
+\tunrelated = 3
+\tsquares   = []squareCase{{12, 144}, {25, 625}}
+\tkept      = []squareCase{{30, 900}}
+)
+
+func TestSquare(t *testing.T) {
+\tfor _, c := range squares {
+\t\tif got := Square(c.in); got != c.want {
+\t\t\tt.Errorf("Square(%d) = %d", c.in, got)
+\t\t}
+\t}
+}
+
+func TestSquareAgain(t *testing.T) {
+\tfor _, c := range squares {
+\t\tif Square(c.in) != c.want {
+\t\t\tt.Error(c.in)
+\t\t}
+\t}
+\t_ = unrelated
+}
+
+func check(t *testing.T) {
+\tfor _, c := range kept {
+\t\tif Square(c.in) != c.want {
+\t\t\tt.Error(c.in)
+\t\t}
+\t}
+}
+
+func TestKept(t *testing.T) { check(t) }
+"""}
+
+
+def _go_test(folder: Path, cache: Path) -> dict[str, str]:
+    go = str(TOOLS / "go") if (TOOLS / "go").is_file() else shutil.which("go") or "go"
+    env = {"PATH": f"{Path(go).parent}:/usr/bin:/bin", "HOME": str(folder.parent), "GOFLAGS": "-mod=mod",
+           "GOCACHE": str(cache), "GOPATH": str(folder.parent / "gopath"), "GOTOOLCHAIN": "local"}
+    run = subprocess.run([go, "test", "-json", "-count=1", "."], cwd=folder, env=env, capture_output=True,
+                         text=True, timeout=300, check=False)
+    events = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    outcomes = {e["Test"]: e["Action"] for e in events if e.get("Test") and e["Action"] in ("pass", "fail", "skip")}
+    assert outcomes, run.stdout[-2000:] + run.stderr[-2000:]
+    return outcomes
+
+
+def _render_and_run(tmp_path: Path, assets: Path, sources: dict[str, str],
+                    picked: Sequence[Mutation] | None = None) -> tuple[dict[str, str], Any]:
+    generated = candidates(sources)
+    rendered = render(sources, generated if picked is None else picked)
+    folder = tmp_path / secrets.token_hex(4)
+    folder.mkdir()
+    (folder / "go.mod").write_text("module example.com/m\n\ngo 1.22\n")
+    (folder / "m.go").write_text(SOLUTION)
+    for rel, text in rendered.sources.items():
+        (folder / rel).write_text(text)
+    return _go_test(folder, hidden_build_cache(assets, tmp_path)), (generated, rendered)
+
+
+@pytest.mark.needs("go")
+def test_a_table_in_another_file_read_by_subtests_gets_canaries_that_fail_on_a_correct_solution(tmp_path: Path, assets: Path) -> None:
+    outcomes, (generated, rendered) = _render_and_run(tmp_path, assets, SUBTESTS)
+    assert {m.described.split(": ")[1].split(" ->")[0] for m in generated} == {'"tobor"', '"!yrgnuh m\'I"', '"racecar"'}
+    text = "".join(rendered.sources.values())
+    assert "testCases" not in text and "extraCases" not in text  # only the random copies are left
+    copies = re.findall(r"var (cases_[0-9a-f]{12}) = ", text)
+    assert len(copies) == 2 + len(generated)  # one unchanged copy per table, one per change
+    for name, role in rendered.roles.items():
+        assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)
+    real = [o for t, o in outcomes.items() if "/" in t and rendered.roles[t.split("/")[0]].canary is None]
+    assert real == ["pass"] * 3  # the subtests of the real test, each named by its description
+
+
+@pytest.mark.needs("go")
+def test_named_row_types_grouped_vars_and_shared_tables(tmp_path: Path, assets: Path) -> None:
+    outcomes, (generated, rendered) = _render_and_run(tmp_path, assets, NAMED)
+    changed = sorted({m.described.split(": ")[1].split(" ->")[0] for m in generated})
+    assert changed == ["144", "625"]  # `kept` is read by a helper: not a site, left as it is
+    per_site = {}
+    for m in generated:  # two tests read `squares`: a row's change is the same for both
+        per_site.setdefault(m.described, set()).add(m.test)
+    assert all(tests == {"TestSquare", "TestSquareAgain"} for tests in per_site.values())
+    text = rendered.sources["m_test.go"]
+    assert "squares" not in text and "kept      = []squareCase{{30, 900}}" in text and "unrelated = 3" in text
+    assert sum(o == "fail" for o in outcomes.values()) == len(generated)
+    for name, role in rendered.roles.items():
+        assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)
+
+
+@pytest.mark.needs("go")
+def test_a_run_changes_a_shared_table_once_and_its_copies_are_read_alike(tmp_path: Path, assets: Path) -> None:
+    generated = candidates(NAMED)
+    catalog = HiddenCatalog(tests=("TestSquare", "TestSquareAgain"), canaries=tuple(generated), supported=True)
+    for _ in range(20):  # whichever rows the tests' canaries picked: one change of `squares` per run
+        picked = pick_aligned(catalog, NAMED)
+        assert len({m.described for m in picked}) == 1
+        text = render(NAMED, picked).sources["m_test.go"]
+        names = re.findall(r"\b(cases_[0-9a-f]{12})\b", text)
+        assert len(set(names)) == 2 and names.count(names[0]) == names.count(names[1]) == 3
+    outcomes, (_, rendered) = _render_and_run(tmp_path, assets, NAMED, picked)
+    for name, role in rendered.roles.items():
+        assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)
+
+
+def test_a_canary_changing_the_test_body_reads_the_changed_copy_of_its_table() -> None:
+    source = {"a_test.go": NAMED["m_test.go"].replace("\t_ = unrelated\n", "\tif Square(11) != 121 {\n\t\tt.Fail()\n\t}\n")}
+    generated = candidates(source)
+    in_body = next(m for m in generated if m.test == "TestSquareAgain" and "121" in m.described)
+    on_table = next(m for m in generated if m.test == "TestSquare")
+    rendered = render(source, [in_body, on_table]).sources["a_test.go"]
+    names = re.findall(r"\b(cases_[0-9a-f]{12})\b", rendered)
+    assert len(set(names)) == 2 and names.count(names[0]) == names.count(names[1]) == 3
