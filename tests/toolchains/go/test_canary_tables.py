@@ -23,6 +23,8 @@ from tests.requirements import TOOLS
 SOLUTION = """\
 package m
 
+import "errors"
+
 func Reverse(s string) string {
 \tr := []rune(s)
 \tfor i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
@@ -32,6 +34,15 @@ func Reverse(s string) string {
 }
 
 func Square(n int) int { return n * n }
+
+func Divide(a, b int) (int, error) {
+	if b == 0 {
+		return 0, errors.New("division by zero")
+	}
+	return a / b, nil
+}
+
+func IsEven(n int) bool { return n%2 == 0 }
 """
 
 # the test in one file, the cases (keyed, with descriptions, run as subtests) in another
@@ -134,6 +145,63 @@ func TestKept(t *testing.T) { check(t) }
 """}
 
 
+# tests whose only checks are of errors or truth values
+ERRORS = {"e_test.go": """\
+package m
+
+import "testing"
+
+var divisions = []struct {
+\ta, b    int
+\twantErr bool
+}{{4, 2, false}, {1, 0, true}}
+
+func TestDivideByZero(t *testing.T) {
+\t_, err := Divide(1, 0)
+\tif err == nil {
+\t\tt.Fatal("expected an error")
+\t}
+}
+
+func TestDivide(t *testing.T) {
+\tif _, err := Divide(4, 2); err != nil {
+\t\tt.Fatalf("unexpected error: %v", err)
+\t}
+}
+
+func TestDivideTable(t *testing.T) {
+\tfor _, c := range divisions {
+\t\t_, err := Divide(c.a, c.b)
+\t\tif (err != nil) != c.wantErr {
+\t\t\tt.Errorf("%d/%d: %v", c.a, c.b, err)
+\t\t}
+\t}
+}
+
+func TestEven(t *testing.T) {
+\tfor _, c := range []struct {
+\t\tn        int
+\t\texpected bool
+\t}{{n: 4, expected: true}, {n: 7, expected: false}} {
+\t\tif IsEven(c.n) != c.expected {
+\t\t\tt.Error(c.n)
+\t\t}
+\t}
+}
+
+func TestResultChecked(t *testing.T) {
+\tq, err := Divide(9, 3)
+\tif err != nil {
+\t\tt.Fatal(err)
+\t}
+\t_ = q
+\tif q < 0 {
+\t\tt.Fatal("negative")
+\t}
+}
+"""}
+
+
 def _go_test(folder: Path, cache: Path) -> dict[str, str]:
     go = str(TOOLS / "go") if (TOOLS / "go").is_file() else shutil.which("go") or "go"
     env = {"PATH": f"{Path(go).parent}:/usr/bin:/bin", "HOME": str(folder.parent), "GOFLAGS": "-mod=mod",
@@ -212,3 +280,21 @@ def test_a_canary_changing_the_test_body_reads_the_changed_copy_of_its_table() -
     rendered = render(source, [in_body, on_table]).sources["a_test.go"]
     names = re.findall(r"\b(cases_[0-9a-f]{12})\b", rendered)
     assert len(set(names)) == 2 and names.count(names[0]) == names.count(names[1]) == 3
+
+
+@pytest.mark.needs("go")
+def test_error_checks_and_expected_truth_values_get_common_twins(tmp_path: Path, assets: Path) -> None:
+    outcomes, (generated, rendered) = _render_and_run(tmp_path, assets, ERRORS)
+    by_test = {}
+    for m in generated:
+        by_test.setdefault(m.test, []).append(m)
+    assert all(m.common and not m.strong for m in generated)
+    assert sorted(by_test) == ["TestDivide", "TestDivideByZero", "TestDivideTable", "TestEven"]
+    assert [m.described.split(": ")[1] for m in by_test["TestDivideByZero"]] == ["err == nil -> err != nil"]
+    assert [m.described.split(": ")[1] for m in by_test["TestDivideTable"]] == ["false -> true", "true -> false"]
+    text = rendered.sources["e_test.go"]
+    assert "expected an error" not in text and "unexpected error" not in text  # both twins read alike
+    assert text.count('t.Fatal("error check:", err)') == 2 and text.count('t.Fatalf("error check: %v", err)') == 2
+    assert 't.Fatal("negative")' in text  # a check followed by uses of the result is no site
+    for name, role in rendered.roles.items():
+        assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)

@@ -8,10 +8,15 @@ a string or number literal that is:
 - the whole side of a `!=` / `==` comparison (`if got != 42 {`);
 - the argument of a helper declared in the file whose parameter is named `want...`/`expected...`
   (`check(t, calc.Add(2, 3), 5)` with `func check(t *testing.T, got, want int)`);
-- the value of a `want...`/`expected...` field in a composite literal (`{in: "IV", want: 4}`);
+- the value of a `want...`/`expected...` field in a composite literal (`{in: "IV", want: 4}`), or
+  of such a field of an unkeyed row; `true`/`false` there too (`wantErr: true`: the canary expects
+  the opposite, a *common* canary, since an honest wrong product often gets it wrong);
 - a value of a map literal that a `for key, want := range ...` loop reads as the expected value;
 - such a field of a row of a package-level table the test names, declared in any `_test.go` file of
   its package (`var testCases = []struct{...}{...}`, Exercism's cases_test.go; see `go/tables.py`).
+
+A test with none of these whose only checks are of an error (`if err == nil { t.Fatal(...) }`) gets
+a twin with the check flipped (see `go/errchecks.py`).
 
 A canary is judged by its top-level test only (a table's other rows pass in the canary too).
 """
@@ -27,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from agentbench.toolchains.canaries import HiddenCatalog, Mutation, Role, pick
+from agentbench.toolchains.go.errchecks import error_checks, flipped
 from agentbench.toolchains.go.tables import (
     EXPECTED,
     Package,
@@ -124,6 +130,18 @@ def _literal_at(tokens: Sequence[_Tok], i: int) -> int | None:
     return None
 
 
+def _expected_at(tokens: Sequence[_Tok], i: int) -> int | None:
+    """`_literal_at`, or a `true`/`false` (an expected field's or parameter's value)."""
+    if i < len(tokens) and tokens[i].text in ("true", "false") and tokens[i].kind == "id":
+        return i
+    return _literal_at(tokens, i)
+
+
+def _kept(tok: _Tok) -> bool:
+    value = _value(tok)
+    return isinstance(value, bool) or strength(value) is not None
+
+
 def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, set[int]],
           text: str = "") -> list[int]:
     """Token indexes of the literals a canary may change in a test, in a fixed order."""
@@ -141,27 +159,27 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, s
         elif tok.kind == "id" and tok.text in helpers and tokens[i + 1].text == "(":
             found += _helper_sites(tokens, i + 1, helpers[tok.text])
         elif tok.kind == "id" and _EXPECTED.match(tok.text) and tokens[i + 1].text == ":":
-            place = _literal_at(tokens, i + 2)
+            place = _expected_at(tokens, i + 2)
             if place is not None and tokens[place + 1].text in (",", "}"):
                 found.append(place)
         elif tok.text == "{" and i in wanted_maps:
             found += _map_values(tokens, i)
         elif tok.text == "struct" and tokens[i + 1].text == "{" and text:
             found += _positional_rows(tokens, i + 1, text)
-    return [p for p in dict.fromkeys(found) if strength(_value(tokens[p])) is not None]
+    return [p for p in dict.fromkeys(found) if _kept(tokens[p])]
 
 
 def _positional_rows(tokens: Sequence[_Tok], open_index: int, text: str) -> list[int]:
     """The `want...` field's literal in each unkeyed row of a table typed by the struct at
     `open_index` (`[]struct{ in string; want int }{{"IV", 4}, ...}`)."""
     fields = struct_fields(tokens, open_index, text)
-    return row_literals(tokens, fields, _close(tokens, open_index) + 1, _literal_at)
+    return row_literals(tokens, fields, _close(tokens, open_index) + 1, _expected_at)
 
 
 def _helper_sites(tokens: Sequence[_Tok], open_index: int, positions: set[int]) -> list[int]:
     found = []
     for n, (first, last) in enumerate(_arguments(tokens, open_index)):
-        place = _literal_at(tokens, first)
+        place = _expected_at(tokens, first)
         if n in positions and place is not None and place == last:
             found.append(place)
     return found
@@ -203,6 +221,8 @@ def _map_values(tokens: Sequence[_Tok], open_index: int) -> list[int]:
 
 
 def _value(tok: _Tok) -> object:
+    if tok.kind == "id":
+        return {"true": True, "false": False}.get(tok.text)
     if tok.kind == "str":
         try:
             return ast.literal_eval(tok.text)
@@ -235,13 +255,21 @@ def _test_sites(package: Package, rel: str, test: _Test, helpers: Mapping[str, s
     named = {t.name: t for t in package.references(rel, test.span).values()}
     for table in named.values():
         found += [(table.file, i) for i in _table_sites(package, table)]
-    return found
+    return found or [(rel, c.operator) for c in error_checks(package.tokens[rel], test.span)]
+
+
+def _neutral(package: Package, rel: str, test: _Test, places: Sequence[tuple[str, int]]) -> dict[int, tuple[int, str]]:
+    """The same neutral messages in a test and its twins whose sites are error checks."""
+    tokens = package.tokens[rel]
+    if not places or tokens[places[0][1]].text not in ("==", "!="):
+        return {}
+    return {a: (b, text) for check in error_checks(tokens, test.span) for a, b, text in check.arguments}
 
 
 def _table_sites(package: Package, table: Table) -> list[int]:
     tokens = package.tokens[table.file]
-    found = sites(tokens, table.init, {}, package.texts[table.file]) + named_rows(package, table, _literal_at)
-    return [p for p in dict.fromkeys(found) if strength(_value(tokens[p])) is not None]
+    found = sites(tokens, table.init, {}, package.texts[table.file]) + named_rows(package, table, _expected_at)
+    return [p for p in dict.fromkeys(found) if _kept(tokens[p])]
 
 
 def candidates(sources: Mapping[str, str]) -> list[Mutation]:
@@ -260,20 +288,28 @@ def candidates(sources: Mapping[str, str]) -> list[Mutation]:
 
 
 def _ranked(package: Package, places: Sequence[tuple[str, int]]) -> list[tuple[int, tuple[str, int]]]:
-    def weak(site: tuple[int, tuple[str, int]]) -> bool:
-        return strength(_value(package.tokens[site[1][0]][site[1][1]])) != "strong"
-    return sorted(enumerate(places), key=weak)
+    def order(site: tuple[int, tuple[str, int]]) -> int:
+        value = _value(package.tokens[site[1][0]][site[1][1]])
+        return 2 if isinstance(value, bool) else 0 if strength(value) == "strong" else 1
+    return sorted(enumerate(places), key=order)
 
 
 def _candidate(package: Package, rel: str, test: _Test, index: int, place: tuple[str, int],
                changes: dict[tuple[str, int], str]) -> Mutation:
     where, at = place
     tok = package.tokens[where][at]
-    old = _value(tok)
-    new = changes.setdefault(place, _literal(mutate(old, signed=False)))
     line = package.texts[where].count("\n", 0, tok.start) + 1
-    return Mutation(file=rel, test=test.name, site=index, literal=new,
-                    described=f"{where}:{line}: {tok.text} -> {new}", strong=strength(old) == "strong")
+    if tok.text in ("==", "!="):
+        name = package.tokens[where][at - 1].text
+        return Mutation(file=rel, test=test.name, site=index, literal=flipped(tok.text), strong=False, common=True,
+                        described=f"{where}:{line}: {name} {tok.text} nil -> {name} {flipped(tok.text)} nil")
+    old = _value(tok)
+    truth = isinstance(old, bool)
+    new = changes.setdefault(place, str(not old).lower() if truth else _literal(mutate(old, signed=False)))
+    # the opposite truth value (`wantErr: true` -> false) is what an honest wrong product often
+    # gives: a common canary (cancels one passing test; voids the run only with its twin)
+    return Mutation(file=rel, test=test.name, site=index, literal=new, described=f"{where}:{line}: {tok.text} -> {new}",
+                    strong=not truth and strength(old) == "strong", common=truth)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -329,7 +365,7 @@ def _group(package: Package, rel: str, test: _Test, mine: Sequence[Mutation], he
     group = []
     for mutation in [None, *mine]:
         name = _name()
-        edits = {test.name_index: name}
+        edits: dict[int, str | tuple[int, str]] = {test.name_index: name, **_neutral(package, rel, test, places)}
         site = places[mutation.site] if mutation is not None else None
         for index, table in references.items():
             edits[index] = copies.name(table, *copies.change(table, mutation, site))
@@ -444,11 +480,15 @@ def _splice(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
     return "".join([*pieces, text[pos:]])
 
 
-def _edited(text: str, tokens: Sequence[_Tok], span: tuple[int, int], edits: Mapping[int, str]) -> str:
-    """The text of token `span` with the tokens at the keys of `edits` replaced."""
+def _edited(text: str, tokens: Sequence[_Tok], span: tuple[int, int],
+            edits: Mapping[int, str] | Mapping[int, str | tuple[int, str]]) -> str:
+    """The text of token `span` with the tokens at the keys of `edits` replaced (a value `(last,
+    text)` replaces the tokens from the key to `last`)."""
     start, end = tokens[span[0]].start, tokens[span[1]].end
     pieces, pos = [], start
     for index in sorted(edits):
-        pieces += [text[pos:tokens[index].start], edits[index]]
-        pos = tokens[index].end
+        edit = edits[index]
+        last, replacement = (index, edit) if isinstance(edit, str) else edit
+        pieces += [text[pos:tokens[index].start], replacement]
+        pos = tokens[last].end
     return "".join([*pieces, text[pos:end]])
