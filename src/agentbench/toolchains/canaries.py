@@ -169,6 +169,21 @@ class Role:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RenderedTests:
+    """The hidden test files of one run, and what each random test name stands for. Each language
+    subclasses it with `resolve`: how a reported test id maps to a role."""
+
+    sources: dict[str, str]
+    """Relative path -> the rendered file's text."""
+    roles: dict[str, Role]
+    """Random test name -> its role."""
+
+    def resolve(self, test_id: str) -> Role | None:
+        """The role of a reported test id (None: not a test of this run)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     """The real tests' outcomes, and any evidence of forged outcomes from the canaries. The counts
     are over the counted (guarded) tests only."""

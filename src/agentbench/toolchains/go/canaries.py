@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from agentbench.toolchains.canaries import HiddenCatalog, Mutation, Role, pick
+from agentbench.toolchains.canaries import HiddenCatalog, Mutation, RenderedTests, Role, pick
 from agentbench.toolchains.go.errchecks import error_checks, flipped
 from agentbench.toolchains.go.tables import (
     EXPECTED,
@@ -313,11 +313,8 @@ def _candidate(package: Package, rel: str, test: _Test, index: int, place: tuple
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rendered:
+class Rendered(RenderedTests):
     """The hidden test files of one run, and what each random test name stands for."""
-
-    sources: dict[str, str]
-    roles: dict[str, Role]
 
     def resolve(self, test_id: str) -> Role | None:
         """The role of a reported `package Test/sub` id: a canary only at its top level."""

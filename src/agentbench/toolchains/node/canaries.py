@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from agentbench.toolchains.canaries import Mutation, Role, random_name
+from agentbench.toolchains.canaries import Mutation, RenderedTests, Role, random_name
 from agentbench.toolchains.node.truths import mutate_regex, regex_strength, truth_sites
 from agentbench.toolchains.python.canaries import MAX_CANDIDATES, mutate, strength
 
@@ -328,13 +328,11 @@ def _error_canary(rel: str, text: str, token: _Tok, where: tuple[str, int], erro
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rendered:
-    """The hidden test files of one run, and what each random title stands for."""
+class Rendered(RenderedTests):
+    """The hidden test files of one run, and what each random title stands for (for a title that is
+    not a plain string, a role's `original` ends with the `file:line:column ` prefix and the
+    reported rest of the title is appended)."""
 
-    sources: dict[str, str]
-    roles: dict[str, Role]
-    """Random name -> role; for a title that is not a plain string, `original` ends with the
-    `file:line:column ` prefix and the reported rest of the title is appended."""
     dynamic: frozenset[str] = frozenset()
 
     def resolve(self, reported_name: str) -> Role | None:
