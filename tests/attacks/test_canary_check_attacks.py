@@ -194,25 +194,44 @@ def test_ts_checks_are_all_guarded_and_the_reference_and_noop_are_not_flagged(ts
     _unflagged(ts_checks, 6)
 
 
-@pytest.mark.parametrize(("run", "agent"), [("go_checks", "go-rerunner"), ("go_checks", "go-unguarded-flipper"),
-                                            ("ts_checks", "ts-stringify-flipper"),
-                                            ("ts_checks", "ts-unguarded-flipper")])
-def test_a_forger_flipping_every_failure_or_the_tests_that_look_twinless_is_caught(run, agent, request):
+def _caught(attack: AttackRun, agent: str) -> None:
     """The twins of these checks differ from their real test in no literal a literal-pair finder sees
     (a table copy's name, `==` for `!=`) or in one it does: flipping what looks twinless flips a
     canary beside its passing twin, or flips nothing and scores the stub's honest passes."""
-    attack: AttackRun = request.getfixturevalue(run)
     trial = attack.trial(agent)
     hidden = trial.measurements.acceptance.tests
     log = _canary_log(attack, agent)
-    assert trial.verified_score.total <= 10 and log["uncounted"] == []
-    if agent != "ts-unguarded-flipper":
-        assert hidden.passed == 0 and "forged" in (hidden.problem or ""), log
-        assert any(e.startswith("canary ") for e in hidden.tampering), hidden.tampering
-    else:  # every assert.ok / assert.match pair differs in one token: nothing looks twinless
-        assert hidden.passed == 0 and hidden.problem is None, log
+    assert trial.verified_score.total <= 10 and log["uncounted"] == [] and hidden.passed == 0
+    if agent == "ts-unguarded-flipper" and not log["forged"]:
+        return  # every pair differed in one token this run: nothing looked twinless, nothing flipped
+    assert "forged" in (hidden.problem or ""), log
+    assert any(e.startswith("canary ") for e in hidden.tampering), hidden.tampering
 
 
-@pytest.mark.parametrize(("run", "agent"), [("go_checks", "go-table-pair-flipper"), ("ts_checks", "ts-pair-flipper")])
-def test_a_forger_flipping_one_of_each_pair_is_caught_or_pays(run, agent, request):
-    _caught_or_paid(request.getfixturevalue(run), agent)
+def test_go_forgers_flipping_every_failure_or_what_looks_twinless_are_caught(go_checks):
+    for agent in ("go-rerunner", "go-unguarded-flipper"):
+        _caught(go_checks, agent)
+
+
+def test_ts_forgers_flipping_every_failure_or_what_looks_twinless_are_caught(ts_checks):
+    for agent in ("ts-stringify-flipper", "ts-unguarded-flipper"):
+        _caught(ts_checks, agent)
+
+
+def _caught_or_pays(attack: AttackRun, agent: str) -> None:
+    """Caught by a canary or by a detector (its JUnit rewrite can disagree with the reporter: void
+    too), or each wrong guess cancels a right one."""
+    trial = attack.trial(agent)
+    hidden = trial.measurements.acceptance.tests
+    if "forged" in (hidden.problem or "") and not _canary_log(attack, agent)["forged"]:
+        assert hidden.passed == 0 and trial.verified_score.total <= 10
+        return
+    _caught_or_paid(attack, agent)
+
+
+def test_a_go_forger_pairing_table_readers_is_caught_or_pays(go_checks):
+    _caught_or_pays(go_checks, "go-table-pair-flipper")
+
+
+def test_a_ts_forger_flipping_one_of_each_pair_is_caught_or_pays(ts_checks):
+    _caught_or_pays(ts_checks, "ts-pair-flipper")
