@@ -298,3 +298,24 @@ def test_error_checks_and_expected_truth_values_get_common_twins(tmp_path: Path,
     assert 't.Fatal("negative")' in text  # a check followed by uses of the result is no site
     for name, role in rendered.roles.items():
         assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)
+
+
+def test_a_test_and_its_twin_differ_only_in_the_changed_value_or_the_table_copy_they_read() -> None:
+    """What the attack `go-table-pair-flipper` relies on to pair them, and all a reader can see."""
+    sources = {**SUBTESTS, "e_test.go": ERRORS["e_test.go"]}
+    generated = candidates(sources)
+    rendered = render(sources, generated)
+    bodies = {}
+    for text in rendered.sources.values():
+        for name, body in re.findall(r"^func (Test_[0-9a-f]{12})\(t \*testing\.T\) \{\n(.*?)^\}", text, re.M | re.S):
+            bodies[name] = body
+    assert set(bodies) == set(rendered.roles)
+
+    def normal(body: str) -> list[str]:
+        text = re.sub(r"cases_[0-9a-f]{12}", "T", body).replace("!=", "==")
+        return re.findall(r'\w+|"(?:[^"\\]|\\.)*"|\S', text)
+
+    for name, role in rendered.roles.items():
+        real = next(n for n, r in rendered.roles.items() if r.group == role.group and r.canary is None)
+        mine, theirs = normal(bodies[name]), normal(bodies[real])
+        assert len(mine) == len(theirs) and sum(a != b for a, b in zip(mine, theirs, strict=True)) <= 1, role
