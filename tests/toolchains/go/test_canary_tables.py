@@ -319,3 +319,33 @@ def test_a_test_and_its_twin_differ_only_in_the_changed_value_or_the_table_copy_
         real = next(n for n, r in rendered.roles.items() if r.group == role.group and r.canary is None)
         mine, theirs = normal(bodies[name]), normal(bodies[real])
         assert len(mine) == len(theirs) and sum(a != b for a, b in zip(mine, theirs, strict=True)) <= 1, role
+
+
+def test_tables_are_found_alone_in_groups_with_maps_and_only_when_tests_alone_read_them() -> None:
+    from agentbench.toolchains.go.canaries import _tokens
+    from agentbench.toolchains.go.tables import packages
+
+    source = ('package m\n\nimport "testing"\n\nvar n = 5\n\nvar plain = []int{1, 2}\n\n'
+              'var (\n\ta = 1\n\tb = 2\n\tnamed = map[string]int{"x": 1}\n)\n\n'
+              'var helperRead = []struct{ want int }{{300}}\n\nvar Exported = plain\n\n'
+              'func helper() int { return helperRead[0].want }\n\n'
+              'func TestA(t *testing.T) { _ = named; _ = n; _ = helper() }\n')
+    found = packages({"a_test.go": source, "other/b_test.go": "package other\n\nvar plain = []int{3}\n"}, _tokens)
+    package = next(p for p in found if "a_test.go" in p.texts)
+    assert len(found) == 2  # one package per folder and package clause
+    assert set(package.tables) == {"named"}  # plain: read by a variable; helperRead: by a helper; n, a, b: no literal
+    grouped = package.tables["named"]
+    assert grouped.grouped and package.tokens["a_test.go"][grouped.decl[0]].text == "named"
+
+
+def test_aligning_falls_back_to_a_body_canary_when_a_test_has_no_canary_on_the_chosen_row() -> None:
+    source = NAMED["m_test.go"].replace("\t_ = unrelated\n", "\tif Square(11) != 121 {\n\t\tt.Fail()\n\t}\n")
+    generated = candidates({"m_test.go": source})
+    again = [m for m in generated if m.test == "TestSquareAgain"]
+    for_square = [m for m in generated if m.test == "TestSquare" and "625" in m.described]
+    keep = [*for_square, *(m for m in again if "625" not in m.described)]  # TestSquareAgain lost its 625 row
+    catalog = HiddenCatalog(tests=("TestSquare", "TestSquareAgain"), canaries=tuple(keep), supported=True)
+    for _ in range(20):
+        picked = pick_aligned(catalog, {"m_test.go": source})
+        table_changes = {m.described for m in picked if "-> " in m.described and "121" not in m.described}
+        assert len(table_changes) == 1, picked

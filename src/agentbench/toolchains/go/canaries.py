@@ -457,14 +457,21 @@ def pick_aligned(catalog: HiddenCatalog, sources: Mapping[str, str]) -> tuple[Mu
     def key(m: Mutation) -> tuple[str, str] | None:
         return (on_tables[m][0].file, on_tables[m][0].name) if m in on_tables else None
 
+    def change(m: Mutation) -> tuple[int, str]:
+        return on_tables[m][1], m.literal
+
+    def follows(m: Mutation, target: Mutation) -> list[Mutation]:
+        """`m`'s twin's canaries that make the same change as `target`, else those off tables."""
+        same = [o for o in options[m.twin] if key(o) == key(target) and change(o) == change(target)]
+        return same or [o for o in options[m.twin] if key(o) is None]
+
     for table in dict.fromkeys(k for m in chosen if (k := key(m)) is not None):
-        target = _RANDOM.choice([m for m in chosen if key(m) == table])
-        for n, m in enumerate(chosen):
-            if key(m) == table and (on_tables[m][1], m.literal) != (on_tables[target][1], target.literal):
-                same = [o for o in options[m.twin] if key(o) == table
-                        and (on_tables[o][1], o.literal) == (on_tables[target][1], target.literal)]
-                elsewhere = [o for o in options[m.twin] if key(o) is None]
-                chosen[n] = _RANDOM.choice(same or elsewhere or [m])
+        mine = [m for m in chosen if key(m) == table]
+        # a change every test reading the table can follow, when there is one
+        targets = [t for t in mine if all(follows(m, t) for m in mine)] or mine
+        target = _RANDOM.choice(targets)
+        chosen = [_RANDOM.choice(follows(m, target) or [m]) if key(m) == table and change(m) != change(target)
+                  else m for m in chosen]
     return tuple(chosen)
 
 
