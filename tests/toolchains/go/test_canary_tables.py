@@ -43,6 +43,22 @@ func Divide(a, b int) (int, error) {
 }
 
 func IsEven(n int) bool { return n%2 == 0 }
+
+func All(n int, s string) []string {
+\tvar out []string
+\tfor i := 0; i+n <= len(s); i++ {
+\t\tout = append(out, s[i:i+n])
+\t}
+\treturn out
+}
+
+func Codes(s string) []int {
+\tvar out []int
+\tfor _, r := range s {
+\t\tout = append(out, int(r))
+\t}
+\treturn out
+}
 """
 
 # the test in one file, the cases (keyed, with descriptions, run as subtests) in another
@@ -144,6 +160,50 @@ func check(t *testing.T) {
 func TestKept(t *testing.T) { check(t) }
 """}
 
+
+# expected values that are slices of literals (Exercism's series), keyed and unkeyed
+SLICES = {"s_test.go": """\
+package m
+
+import (
+\t"reflect"
+\t"testing"
+)
+
+func TestAll(t *testing.T) {
+\tfor _, tc := range seriesCases {
+\t\tt.Run(tc.description, func(t *testing.T) {
+\t\t\tif got := All(tc.digits, tc.input); !reflect.DeepEqual(got, tc.expected) {
+\t\t\t\tt.Fatalf("All(%d, %q) = %v", tc.digits, tc.input, got)
+\t\t\t}
+\t\t})
+\t}
+}
+
+func TestCodes(t *testing.T) {
+\tfor _, c := range codes {
+\t\tif got := Codes(c.in); !reflect.DeepEqual(got, c.want) {
+\t\t\tt.Errorf("%q: %v", c.in, got)
+\t\t}
+\t}
+}
+""", "cases_test.go": """\
+package m
+
+var seriesCases = []struct {
+\tdescription string
+\tdigits      int
+\tinput       string
+\texpected    []string
+}{
+\t{description: "slices of two", digits: 2, input: "91234", expected: []string{"91", "12", "23", "34"}},
+}
+
+var codes = []struct {
+\tin   string
+\twant []int
+}{{"ab", []int{97, 98}}, {"z", []int{122}}}
+"""}
 
 # tests whose only checks are of errors or truth values
 ERRORS = {"e_test.go": """\
@@ -349,3 +409,14 @@ def test_aligning_falls_back_to_a_body_canary_when_a_test_has_no_canary_on_the_c
         picked = pick_aligned(catalog, {"m_test.go": source})
         table_changes = {m.described for m in picked if "-> " in m.described and "121" not in m.described}
         assert len(table_changes) == 1, picked
+
+
+@pytest.mark.needs("go")
+def test_expected_slices_of_literals_in_keyed_and_unkeyed_rows(tmp_path: Path, assets: Path) -> None:
+    outcomes, (generated, rendered) = _render_and_run(tmp_path, assets, SLICES)
+    changed = {m.test: sorted(m.described.split(": ")[1].split(" ->")[0] for m in generated if m.test == t)
+               for t in ("TestAll", "TestCodes") for m in generated if m.test == t}
+    assert len(changed["TestAll"]) == 3 and set(changed["TestAll"]) <= {'"91"', '"12"', '"23"', '"34"'}
+    assert changed["TestCodes"] == ["122", "97", "98"]
+    for name, role in rendered.roles.items():
+        assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)

@@ -9,7 +9,7 @@ a string or number literal that is:
 - the argument of a helper declared in the file whose parameter is named `want...`/`expected...`
   (`check(t, calc.Add(2, 3), 5)` with `func check(t *testing.T, got, want int)`);
 - the value of a `want...`/`expected...` field in a composite literal (`{in: "IV", want: 4}`), or
-  of such a field of an unkeyed row; `true`/`false` there too (`wantErr: true`: the canary expects
+  of such a field of an unkeyed row, or a literal inside such a value (`want: []string{"a", "b"}`); `true`/`false` there too (`wantErr: true`: the canary expects
   the opposite, a *common* canary, since an honest wrong product often gets it wrong);
 - a value of a map literal that a `for key, want := range ...` loop reads as the expected value;
 - such a field of a row of a package-level table the test names, declared in any `_test.go` file of
@@ -37,6 +37,7 @@ from agentbench.toolchains.go.tables import (
     EXPECTED,
     Package,
     Table,
+    composite_literals,
     functions,
     named_rows,
     packages,
@@ -159,14 +160,21 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, s
         elif tok.kind == "id" and tok.text in helpers and tokens[i + 1].text == "(":
             found += _helper_sites(tokens, i + 1, helpers[tok.text])
         elif tok.kind == "id" and _EXPECTED.match(tok.text) and tokens[i + 1].text == ":":
-            place = _expected_at(tokens, i + 2)
-            if place is not None and tokens[place + 1].text in (",", "}"):
-                found.append(place)
+            found += _field_sites(tokens, i + 2)
         elif tok.text == "{" and i in wanted_maps:
             found += _map_values(tokens, i)
         elif tok.text == "struct" and tokens[i + 1].text == "{" and text:
             found += _positional_rows(tokens, i + 1, text)
     return [p for p in dict.fromkeys(found) if _kept(tokens[p])]
+
+
+def _field_sites(tokens: Sequence[_Tok], i: int) -> list[int]:
+    """The sites of an expected field's value at `i`: a literal, or those in a composite literal
+    (`want: []string{"a", "b"}`)."""
+    place = _expected_at(tokens, i)
+    if place is None:
+        return composite_literals(tokens, i)
+    return [place] if place + 1 < len(tokens) and tokens[place + 1].text in (",", "}") else []
 
 
 def _positional_rows(tokens: Sequence[_Tok], open_index: int, text: str) -> list[int]:

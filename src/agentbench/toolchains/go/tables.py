@@ -210,7 +210,8 @@ def struct_fields(tokens: Sequence[_Tok], open_index: int, text: str) -> list[st
 def row_literals(tokens: Sequence[_Tok], fields: Sequence[str], rows_open: int,
                  literal_at: object) -> list[int]:
     """The `want...` field's literal in each unkeyed row of the rows literal at `rows_open`
-    (`{{"IV", 4}, ...}`), rows typed by a struct with `fields`."""
+    (`{{"IV", 4}, ...}`), rows typed by a struct with `fields`; or the literals of its composite
+    value (`{"ab", []string{"a", "b"}}`)."""
     wanted = {n for n, name in enumerate(fields) if EXPECTED.match(name)}
     if not wanted or rows_open >= len(tokens) or tokens[rows_open].text != "{":
         return []
@@ -225,7 +226,14 @@ def row_literals(tokens: Sequence[_Tok], fields: Sequence[str], rows_open: int,
             place = literal_at(tokens, row[n][0])  # type: ignore[operator]
             if place is not None and place == row[n][1]:
                 found.append(place)
+            elif place is None and _close_or(tokens, row[n][1]) == row[n][1]:
+                found += composite_literals(tokens, row[n][0])
     return found
+
+
+def _close_or(tokens: Sequence[_Tok], last: int) -> int:
+    """`last` when it closes a composite literal (the row value ends with `}`)."""
+    return last if tokens[last].text == "}" else -1
 
 
 def named_rows(package: Package, table: Table, literal_at: object) -> list[int]:
@@ -236,3 +244,26 @@ def named_rows(package: Package, table: Table, literal_at: object) -> list[int]:
             and tokens[a + 3].text == "{":
         return row_literals(tokens, package.structs[tokens[a + 2].text], a + 3, literal_at)
     return []
+
+
+def composite_literals(tokens: Sequence[_Tok], i: int) -> list[int]:
+    """The string and number literals inside the composite literal at `i` (`[]string{"a", "b"}`,
+    `map[string]int{"a": 1}`, `Point{1, 2}`), an expected field's whole value; none if it calls
+    anything (a value computed at run time)."""
+    j = i
+    while j < len(tokens) and tokens[j].text != "{":
+        if tokens[j].text == "[":
+            j = _close(tokens, j) + 1
+        elif tokens[j].kind == "id" or tokens[j].text in (".", "*"):
+            j += 1
+        else:
+            return []
+    if j == i or j >= len(tokens):
+        return []
+    close = _close(tokens, j)
+    if close + 1 >= len(tokens) or tokens[close + 1].text not in (",", "}"):
+        return []
+    inside = range(j + 1, close)
+    if any(tokens[k].text in ("(", "func") for k in inside):
+        return []
+    return [k for k in inside if tokens[k].kind == "num" or (tokens[k].kind == "str" and tokens[k].text[0] == '"')]
