@@ -35,7 +35,7 @@ test('greeting', () => {
 });
 
 test('slug', () => {
-  assert.match(slug('Go Team'), /go-te[a-z]m/i);
+  assert.match(slug('Go Team'), /^go-te[a-z]m$/i);
 });
 """
 
@@ -69,12 +69,14 @@ def test_truth_and_match_twins_fail_on_a_correct_solution_and_real_tests_pass(tm
         assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)
 
 
-def test_a_regex_canary_changes_only_plain_letters_and_digits() -> None:
-    pattern = r"^\d{4}-[a-z]+(?<year>x)\u0041ab\p{L}c$"
-    plain = "".join(pattern[i] for i in plain_positions(pattern))
-    assert plain == "xabc"  # not d, 4, a-z, year, u0041, p, L
+def test_a_regex_canary_changes_only_anchored_fixed_text_so_no_string_matches_both() -> None:
+    pattern = r"^Hi \w+, you have \d+ new$"
+    assert "".join(pattern[i] for i in plain_positions(pattern)) == "Hinew"
+    assert plain_positions("^ab?c") == [1] and plain_positions(r"^\d+x$") == [4]
+    assert plain_positions("^yes|no$") == [] and plain_positions("abc") == []  # alternation; unanchored
     for _ in range(50):
         new = mutate_regex(f"/{pattern}/u")
         changed = [i for i, (a, b) in enumerate(zip(pattern, new[1:-2], strict=True)) if a != b]
         assert len(changed) == 2 and set(changed) <= set(plain_positions(pattern)) and new.endswith("/u")
-    assert regex_strength(r"/\d+/") is None and regex_strength("/ab/") == "weak"
+    assert regex_strength(r"/\d+/") is None and regex_strength("/^ab$/") == "weak"
+    assert regex_strength("/^abc/m") is None  # another line could match the canary

@@ -1,9 +1,10 @@
 """`assert.ok(...)` and `assert.match(value, /re/)` as canary sites of node:test hidden tests.
 
-- `assert.match(value, /re/)`: the canary expects a regular expression with one or two of its plain
-  letters or digits changed (never inside an escape, a class `[...]`, a quantifier `{...}` or a
-  group name), which the reference's value must not match (the survey checks it). Two changed of at
-  least three plain letters or digits make a strong canary, as for a string.
+- `assert.match(value, /re/)`: the canary expects the regular expression with one or two letters or
+  digits of its anchored fixed text changed (`/^error: \\d+/` -> `/^qrrot: \\d+/`: only the text right
+  after `^` or right before `$`, and no `|`), so no string matches both (see `plain_positions`),
+  and the reference's value must not match it (the survey checks). Two changed of at least three
+  make a strong canary, as for a string.
 - `assert.ok(x)`: in a test with no other site, every `assert.ok(x)` of the real test and of its
   twins is written `assert.equal(!!(x), true)` (the same check: `x` is truthy), and the canary
   expects `false` at one of them: the pair differs in one boolean, as a literal twin does. A
@@ -20,44 +21,30 @@ from agentbench.toolchains.python.canaries import _other
 
 _RANDOM = secrets.SystemRandom()
 
-_ESCAPE_RUN = {"x": 2, "u": 4, "c": 1}
-"""Characters an escape `\\x41`, `\\u0041`, `\\cA` takes after its letter."""
+_SPECIAL = set("\\^$.|?*+()[]{}/")
+"""Characters with a meaning in a regular expression (the end of a fixed prefix or suffix)."""
 
 
 def plain_positions(pattern: str) -> list[int]:
-    """Indexes of the letters and digits of a regular expression's source that stand for themselves."""
-    found, i = [], 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i = _after_escape(pattern, i)
-            continue
-        if char == "[":
-            i = _after_class(pattern, i)
-            continue
-        if char == "{" or (pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in ("=", "!")):
-            end = pattern.find("}" if char == "{" else ">", i)
-            i = len(pattern) if end < 0 else end + 1
-            continue
-        if char.isascii() and char.isalnum():
+    """Indexes of the letters and digits a canary may change: those of the fixed text right after a
+    leading `^` or right before a trailing `$`, in a pattern with no `|`. A string matching the real
+    pattern has the original characters at those fixed offsets from its start or end, so it never
+    matches the canary: an honest product cannot pass both twins."""
+    if "|" in pattern:
+        return []
+    found: list[int] = []
+    if pattern.startswith("^"):
+        i = 1
+        while i < len(pattern) and pattern[i] not in _SPECIAL \
+                and not (i + 1 < len(pattern) and pattern[i + 1] in "?*+{"):
             found.append(i)
-        i += 1
-    return found
-
-
-def _after_escape(pattern: str, i: int) -> int:
-    letter = pattern[i + 1:i + 2]
-    if letter in ("u", "p", "P", "k") and pattern[i + 2:i + 3] in ("{", "<"):
-        end = pattern.find("}" if pattern[i + 2] == "{" else ">", i)
-        return len(pattern) if end < 0 else end + 1
-    return i + 2 + _ESCAPE_RUN.get(letter, 0)
-
-
-def _after_class(pattern: str, i: int) -> int:
-    j = i + 1
-    while j < len(pattern) and pattern[j] != "]":
-        j += 2 if pattern[j] == "\\" else 1
-    return j + 1
+            i += 1
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        k = len(pattern) - 2
+        while k > 0 and pattern[k] not in _SPECIAL and pattern[k - 1] != "\\":
+            found.append(k)
+            k -= 1
+    return sorted(i for i in set(found) if pattern[i].isascii() and pattern[i].isalnum())
 
 
 def regex_parts(token: str) -> tuple[str, str] | None:
@@ -69,7 +56,7 @@ def regex_parts(token: str) -> tuple[str, str] | None:
 def regex_strength(token: str) -> str | None:
     """`strong` (at least three plain letters or digits), `weak` (one or two) or None."""
     parts = regex_parts(token)
-    if parts is None or "v" in parts[1]:
+    if parts is None or set(parts[1]) & set("vmgy"):  # multiline: another line could match the canary
         return None
     count = len(plain_positions(parts[0]))
     return "strong" if count >= 3 else "weak" if count else None
