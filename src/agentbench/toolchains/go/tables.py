@@ -7,6 +7,9 @@ test function that names the table. When the tests are rendered, the declaration
 randomly named copies: one the real tests read (identical), one per canary change (that row's
 literal changed), in a random order; each test's references are rewritten to its copy. The
 original name is gone, so no copy can be told from the others by comparing it with the original.
+A run makes one change per table (`canaries.pick_aligned`: with two changed copies, the unchanged
+rows would outvote each changed one), and a canary of a test reading the table that changes its
+body reads the changed copy too, so each copy has as many readers.
 
 A table is used only when every reference to it is inside a `Test...` or `Benchmark...` function
 (a benchmark reads a copy chosen at random: it checks no value); any other reader (a helper, an
