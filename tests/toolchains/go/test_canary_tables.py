@@ -420,3 +420,15 @@ def test_expected_slices_of_literals_in_keyed_and_unkeyed_rows(tmp_path: Path, a
     assert changed["TestCodes"] == ["122", "97", "98"]
     for name, role in rendered.roles.items():
         assert outcomes[name] == ("pass" if role.canary is None else "fail"), (name, role)
+
+
+def test_a_table_a_twinless_test_reads_is_not_changed_when_its_readers_have_other_canaries() -> None:
+    source = NAMED["m_test.go"].replace("\t_ = unrelated\n", "\tif Square(11) != 121 {\n\t\tt.Fail()\n\t}\n")
+    generated = candidates({"m_test.go": source})
+    keep = [m for m in generated if m.test == "TestSquareAgain"]  # TestSquare: no verified canary
+    catalog = HiddenCatalog(tests=("TestSquare", "TestSquareAgain"), canaries=tuple(keep), supported=True)
+    for _ in range(10):
+        (picked,) = pick_aligned(catalog, {"m_test.go": source})
+        assert "121" in picked.described  # the body canary: `squares` keeps one copy, read alike
+        text = render({"m_test.go": source}, [picked]).sources["m_test.go"]
+        assert len(set(re.findall(r"\bcases_[0-9a-f]{12}\b", text))) == 1

@@ -455,7 +455,8 @@ def _decoys(on_tables: Mapping[Mutation, tuple[Table, int]]) -> dict[str, tuple[
 
 def pick_aligned(catalog: HiddenCatalog, sources: Mapping[str, str]) -> tuple[Mutation, ...]:
     """`pick`, then one change per table: tests reading one table whose canaries change different
-    rows would leave copies in which the changed rows are outvoted by the others."""
+    rows would leave copies in which the changed rows are outvoted by the others. A table that a
+    test without a canary reads is not changed when its readers have canaries off the table."""
     chosen = list(pick(catalog))
     options = catalog.by_twin()
     on_tables: dict[Mutation, tuple[Table, int]] = {}
@@ -480,7 +481,24 @@ def pick_aligned(catalog: HiddenCatalog, sources: Mapping[str, str]) -> tuple[Mu
         target = _RANDOM.choice(targets)
         chosen = [_RANDOM.choice(follows(m, target) or [m]) if key(m) == table and change(m) != change(target)
                   else m for m in chosen]
+    # a table a test without a canary reads too: its unchanged copy would have more readers
+    guarded = {m.twin for m in chosen}
+    for table, tests in _readers(sources).items():
+        if not tests <= guarded:
+            chosen = [_RANDOM.choice([o for o in options[m.twin] if key(o) is None] or [m]) if key(m) == table
+                      else m for m in chosen]
     return tuple(chosen)
+
+
+def _readers(sources: Mapping[str, str]) -> dict[tuple[str, str], set[str]]:
+    """(file, name) of each table -> the tests (`file::Test`) that read it."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for package in packages(sources, _tokens):
+        for rel, tokens in package.tokens.items():
+            for test in find_tests(tokens):
+                for table in package.references(rel, test.span).values():
+                    found.setdefault((table.file, table.name), set()).add(f"{rel}::{test.name}")
+    return found
 
 
 def _splice(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
