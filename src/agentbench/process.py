@@ -122,7 +122,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     try:
         full = (confine_argv(argv, confinement, cwd, env.get("PATH", ""), namespaces=mount_namespaces())
                 if confinement else list(argv))
-        proc = _spawn(tree.join_argv(full), cwd, {**env, **tree.tags(confinement)}, stdin_path, pass_fds)
+        proc = _spawn_supervised(tree.join_argv, full, cwd, {**env, **tree.tags(confinement)}, stdin_path,
+                                 pass_fds)
     except OSError as exc:
         tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
@@ -173,6 +174,38 @@ def _not_started(argv: Sequence[str], exc: OSError, stdout_path: Path, stderr_pa
     return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
                          stdout_path=stdout_path, stderr_path=stderr_path,
                          start_error=f"{type(exc).__name__}: {exc}")
+
+
+SUPERVISOR = Path(__file__).with_name("supervise.py")
+"""The per-command supervisor (a child subreaper that ends every descendant, see `supervise`)."""
+
+SUPERVISOR_SLACK_SECONDS = 5.0
+"""How much longer than its grace the harness lets a supervisor take to end its tree."""
+
+
+def _spawn_supervised(
+    wrap: Callable[[list[str]], list[str]], argv: list[str], cwd: Path, env: Mapping[str, str],
+    stdin_path: Path | None, pass_fds: tuple[int, ...],
+) -> subprocess.Popen[bytes]:
+    """Start `argv` under its supervisor (the whole wrapped by `wrap`); raise OSError as a direct
+    start would when `argv` cannot start."""
+    read, write = os.pipe()
+    try:
+        supervised = [sys.executable, "-I", "-S", str(SUPERVISOR), str(os.getpid()), str(write),
+                      str(KILL_GRACE_SECONDS), "--", *argv]
+        proc = _spawn(wrap(supervised), cwd, env, stdin_path, (*pass_fds, write))
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as status:
+        words = status.readline(4096).decode(errors="replace").split(" ", 2)
+    if words[0] == "error":
+        proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe:
+                pipe.close()
+        code = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+        raise OSError(code, words[2].strip() if len(words) > 2 else "could not start")
+    return proc
 
 
 def _spawn(
@@ -354,18 +387,20 @@ def kill_marked(variable: str, value: str) -> int:
 
 
 def _kill(pgid: int | None, members: Callable[[], set[int]]) -> int:
+    """SIGTERM, then SIGKILL what is left. A command's supervisor ends its own tree on SIGTERM
+    (after the same grace), so it is given that time and some more before it is killed."""
     victims = members()
     _signal_all(pgid, victims, signal.SIGTERM)
-    _wait_gone(members)
+    _wait_gone(members, KILL_GRACE_SECONDS + SUPERVISOR_SLACK_SECONDS)
     stragglers = members()
     _signal_all(pgid, stragglers, signal.SIGKILL)
     if stragglers:
-        _wait_gone(members)  # NOTE: on a loaded machine a killed process shows as alive for a while
+        _wait_gone(members, KILL_GRACE_SECONDS)  # NOTE: a killed process shows as alive a while under load
     return len(victims | stragglers)
 
 
-def _wait_gone(members: Callable[[], set[int]]) -> None:
-    deadline = time.monotonic() + KILL_GRACE_SECONDS
+def _wait_gone(members: Callable[[], set[int]], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and members():
         time.sleep(0.02)
 

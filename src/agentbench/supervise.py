@@ -1,0 +1,182 @@
+"""The per-command supervisor: `python -I -S supervise.py PARENT STATUS_FD GRACE -- ARGV...`.
+
+`process.run` starts every command under it. It makes itself a child subreaper
+(`prctl(PR_SET_CHILD_SUBREAPER)`), so whatever the command starts stays its descendant however it
+leaves: `setsid`, double forks, a cleared environment or a renamed argv change nothing, since an
+orphan is re-parented to the nearest subreaper above it, which is this process. It starts ARGV,
+waits for it, then ends every descendant still alive (SIGTERM, up to GRACE seconds, then SIGKILL
+sweeps of its /proc children until none is left, which beats fork races: a killed process forks no
+more) and exits as ARGV did (its code, or the same signal).
+
+A SIGTERM, SIGINT or SIGHUP (the harness's time limit or stop), or its parent's death
+(`PR_SET_PDEATHSIG`, so a `kill -9` of the harness too), ends the command the same way at once.
+
+On STATUS_FD it writes `ok` once ARGV started, or `error ERRNO MESSAGE` when it could not (the
+harness then reports a start error, as for a command started directly), and closes it.
+
+Standard library only, and started with `-I -S`: it must start fast and trust nothing in the
+command's environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+SWEEP_PAUSE_S = 0.02
+UNKILLABLE_WAIT_S = 10.0
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Ending(Exception):
+    """The harness (or its death) asked for the command to end now."""
+
+
+def _raise_ending(signum: int, frame: object) -> None:
+    raise Ending(signum)
+
+
+def _prctl(option: int, value: int) -> bool:
+    libc = ctypes.CDLL(None, use_errno=True)
+    return bool(libc.prctl(option, value, 0, 0, 0) == 0)
+
+
+def children_map() -> dict[int, list[int]]:
+    """Live (non-zombie) processes by parent pid, from /proc."""
+    kids: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields and fields[0] not in (b"Z", b"X"):
+            kids.setdefault(int(fields[1]), []).append(int(name))
+    return kids
+
+
+def descendants(root: int) -> set[int]:
+    """Live descendants of `root` (all of them stay below it: it is their subreaper)."""
+    kids = children_map()
+    found: set[int] = set()
+    pending = list(kids.get(root, ()))
+    while pending:
+        pid = pending.pop()
+        if pid not in found:
+            found.add(pid)
+            pending.extend(kids.get(pid, ()))
+    return found
+
+
+STATUSES: dict[int, int] = {}
+"""Wait statuses of the children reaped so far, by pid (the command's is looked up here)."""
+
+
+def reap_zombies() -> bool:
+    """Reap every finished child; False once this process has no children at all."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
+        STATUSES[pid] = status
+
+
+def signal_all(pids: set[int], sig: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def end_all(grace_s: float) -> None:
+    """SIGTERM every descendant, wait up to `grace_s`, then SIGKILL sweeps until none is left
+    (or, for processes it may not signal, e.g. set-user-ID ones, until `UNKILLABLE_WAIT_S` more)."""
+    me = os.getpid()
+    signal_all(descendants(me), signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and reap_zombies() and descendants(me):
+        time.sleep(SWEEP_PAUSE_S)
+    deadline = time.monotonic() + UNKILLABLE_WAIT_S
+    while time.monotonic() < deadline:
+        left = descendants(me)
+        signal_all(left, signal.SIGKILL)
+        has_children = reap_zombies()
+        if not left and not has_children:
+            return
+        time.sleep(SWEEP_PAUSE_S if left else 0.001)
+
+
+def exit_like(status: int) -> None:
+    """End this process the way the command ended (its exit code, or the signal that killed it)."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP refuse handlers
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def report(fd: int, text: str) -> None:
+    with contextlib.suppress(OSError):
+        os.write(fd, text.encode(errors="replace") + b"\n")
+        os.close(fd)
+
+
+def start(argv: list[str], status_fd: int) -> int:
+    """Start the command (inheriting every descriptor but the status pipe); its pid."""
+    os.set_inheritable(status_fd, False)
+    try:
+        child = subprocess.Popen(argv, close_fds=False, restore_signals=True)
+    except OSError as exc:
+        report(status_fd, f"error {exc.errno or 0} {exc.strerror or exc}")
+        os._exit(127)
+    report(status_fd, "ok")
+    return child.pid
+
+
+def wait_for(pid: int) -> None:
+    """Until the command ends (orphans are reaped on the way)."""
+    while pid not in STATUSES:
+        done, status = os.waitpid(-1, 0)
+        STATUSES[done] = status
+
+
+def main(args: list[str]) -> None:
+    parent, status_fd, grace_s = int(args[0]), int(args[1]), float(args[2])
+    argv = args[4:]
+    for sig in ENDING_SIGNALS:
+        signal.signal(sig, _raise_ending)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    pid = 0
+    try:
+        if os.getppid() != parent:
+            raise Ending(signal.SIGTERM)
+        pid = start(argv, status_fd)
+        wait_for(pid)
+    except Ending:
+        pass
+    for sig in ENDING_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    end_all(grace_s)
+    exit_like(STATUSES.get(pid, (128 + signal.SIGTERM) << 8))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

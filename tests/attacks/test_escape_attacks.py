@@ -1,0 +1,210 @@
+"""Attack: a command's processes try to outlive it without root's help (no cgroups, no trial user).
+
+Each fake agent leaves processes that `setsid`, double-fork, clear their environment (so the
+harness's marker variable is gone) and rename their argv, then write a "late" file some seconds
+after the command ended. The class is closed when nothing of the tree survives the command (its
+end, its time limit, or a `kill -9` of the harness) and no late file ever appears, also when the
+harness runs as an unprivileged user (`runuser -u agentbench-bare`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agentbench import process
+
+LATE_S = 2.5
+"""When the escaped processes write their late file, after they start."""
+
+ESCAPE = '''
+import os, sys, time
+BOX = sys.argv[1]
+def note(name, text):
+    with open(os.path.join(BOX, name), "a") as f:
+        f.write(text + "\\n")
+SLEEPER = """
+import os, sys, time
+box = sys.argv[1]
+with open(os.path.join(box, "pids"), "a") as f:
+    f.write(str(os.getpid()) + "\\\\n")
+time.sleep(LATE)
+open(os.path.join(box, "late"), "w").write("I outlived the harness")
+"""
+def escape():
+    if os.fork():
+        return
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+    os.execve(sys.executable, ["[kworker/0:1-events]", "-c", SLEEPER.replace("LATE", "LATE_S"), BOX], {})
+'''.replace("LATE_S", str(LATE_S))
+
+RESPAWNER = '''
+import os, sys, time
+BOX = sys.argv[1]
+def note(name, text):
+    with open(os.path.join(BOX, name), "a") as f:
+        f.write(text + "\\n")
+def respawn(generations):
+    """A moving target: each generation forks the next (two for the first ones), leaves its
+    session and exits; the last ones write the late file."""
+    started = time.monotonic()
+    for generation in range(generations):
+        note("pids", str(os.getpid()))
+        forks = 2 if generation < 3 else 1
+        if not any(os.fork() == 0 for _ in range(forks)):
+            os._exit(0)
+        os.setsid()
+        time.sleep(0.05)
+        if time.monotonic() - started > LATE_S:
+            open(os.path.join(BOX, "late"), "w").write("respawned past the end")
+            os._exit(0)
+    os._exit(0)
+'''.replace("LATE_S", str(LATE_S))
+
+
+def agent(box: Path, body: str) -> list[str]:
+    path = box / "agent.py"
+    path.write_text(body + textwrap.dedent(AGENT_TAIL), encoding="utf-8")
+    return [sys.executable, str(path), str(box)]
+
+
+AGENT_TAIL = """
+mode = sys.argv[2] if len(sys.argv) > 2 else "exit"
+if "escape" in globals():
+    escape()
+if "respawn" in globals():
+    if os.fork() == 0:
+        respawn(400)
+time.sleep(0.5)
+note("agent", "done")
+if mode == "hang":
+    time.sleep(300)
+"""
+
+
+def survivors(box: Path) -> list[int]:
+    pids_file = box / "pids"
+    pids = [int(p) for p in pids_file.read_text().split()] if pids_file.exists() else []
+    return [p for p in pids if _alive(p)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def assert_nothing_survives(box: Path) -> None:
+    time.sleep(LATE_S + 1.0)
+    assert (box / "pids").exists(), "the attack never ran"
+    assert survivors(box) == []
+    assert not (box / "late").exists(), (box / "late").read_text()
+
+
+@pytest.fixture
+def box() -> Iterator[Path]:
+    """A folder any user may write (the unprivileged harness writes here too)."""
+    path = Path(tempfile.mkdtemp(prefix="agentbench-escape-"))
+    path.chmod(0o777)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def run_agent(box: Path, argv: list[str], timeout_s: float = 20) -> process.ProcessResult:
+    return process.run(argv, cwd=box, env={"PATH": os.environ["PATH"]}, timeout_s=timeout_s,
+                       stdout_path=box / "out", stderr_path=box / "err")
+
+
+@pytest.mark.parametrize("body", [ESCAPE, RESPAWNER], ids=["double-fork", "respawner"])
+def test_nothing_outlives_a_command_that_exits(box: Path, body: str):
+    result = run_agent(box, agent(box, body))
+    assert result.returncode == 0, (box / "err").read_text()
+    assert_nothing_survives(box)
+
+
+@pytest.mark.parametrize("body", [ESCAPE, RESPAWNER], ids=["double-fork", "respawner"])
+def test_nothing_outlives_a_command_at_its_time_limit(box: Path, body: str):
+    result = run_agent(box, [*agent(box, body), "hang"], timeout_s=2)
+    assert result.timed_out
+    assert_nothing_survives(box)
+
+
+HARNESS = """
+import os, sys
+from pathlib import Path
+from agentbench import process
+box = Path(sys.argv[1])
+process.run(sys.argv[2:], cwd=box, env={"PATH": os.environ["PATH"]}, timeout_s=60,
+            stdout_path=box / "out", stderr_path=box / "err")
+"""
+
+
+def harness_argv(box: Path, argv: list[str], user: str | None) -> list[str]:
+    src = Path(process.__file__).resolve().parent.parent
+    base = [sys.executable, "-c", HARNESS, str(box), *argv]
+    env = ["env", f"PYTHONPATH={src}", f"PATH={os.environ['PATH']}"]
+    return ["runuser", "-u", user, "--", *env, *base] if user else [*env, *base]
+
+
+def unprivileged_user() -> str:
+    if os.geteuid() != 0:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    try:
+        pwd.getpwnam("agentbench-bare")
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "agentbench-bare"], check=True)
+    return "agentbench-bare"
+
+
+@pytest.mark.parametrize("body", [ESCAPE, RESPAWNER], ids=["double-fork", "respawner"])
+def test_nothing_outlives_an_unprivileged_harness(box: Path, body: str):
+    """The harness as a plain user: no cgroups, no trial user, only the supervisor."""
+    user = unprivileged_user()
+    done = subprocess.run(harness_argv(box, agent(box, body), user), capture_output=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert (box / "agent").exists(), (box / "err").read_text()
+    assert_nothing_survives(box)
+
+
+@pytest.mark.parametrize("user", [None, "unprivileged"])
+def test_nothing_outlives_a_harness_killed_with_sigkill(box: Path, user: str | None):
+    """`kill -9` of the harness mid-command: the escaped sleeper dies with it."""
+    name = unprivileged_user() if user else None
+    harness = subprocess.Popen(harness_argv(box, [*agent(box, ESCAPE), "hang"], name),
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not (box / "agent").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (box / "agent").exists(), "the agent never started"
+        victim = harness.pid
+        if name:  # runuser's child is the harness itself
+            victim = int(subprocess.run(["pgrep", "-P", str(harness.pid)], capture_output=True,
+                                        text=True, check=False).stdout.split()[0])
+        os.kill(victim, signal.SIGKILL)
+        assert_nothing_survives(box)
+    finally:
+        with_suppressed_kill(harness)
+
+
+def with_suppressed_kill(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
