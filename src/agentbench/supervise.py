@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import resource
 import signal
@@ -94,10 +95,34 @@ def reap_zombies() -> bool:
         STATUSES[pid] = status
 
 
+def parent_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def signal_all(pids: set[int], sig: int) -> None:
+    """Signal each of `pids` (descendants of this process) through a pidfd, checked to still be
+    a child of this process or of another of `pids`: a pid that died and was reused since it was
+    read from /proc is never signalled."""
+    tree = pids | {os.getpid()}
     for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
+        try:
+            fd = os.pidfd_open(pid)
+        except OSError as exc:
+            if exc.errno == errno.ENOSYS:  # a kernel before 5.3: plain kill(2)
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+            continue
+        try:
+            if parent_of(pid) in tree:
+                signal.pidfd_send_signal(fd, sig)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def end_all(grace_s: float) -> None:
