@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
+from agentbench import supervise
 from agentbench.sandbox import Confinement, Limits, TrialUser, confine_argv, setpriv_path
 
 MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
@@ -159,6 +160,7 @@ def _finish(proc: subprocess.Popen[bytes], tree: _Tree, watch: _DiskWatch | None
         watch.stop()
     tree.kill(proc.pid)
     proc.wait()
+    supervise.kill_escapees()  # NOTE: any command's, should its supervisor have been killed
     for pump in pumps:
         # NOTE: a process that escaped the kill (possible only without a trial user) may hold the
         # pipe open for ever; its output is then left to the daemon pump thread.
@@ -521,7 +523,7 @@ def reap(marker: str, trees: Mapping[int, tuple[Path, ...]]) -> int:
             found |= _live_members(pgid, None)
         return found
 
-    killed = _kill(None, members)
+    killed = _kill(None, members) + supervise.kill_escapees()
     _remove_cgroups(groups)
     return killed
 

@@ -37,6 +37,100 @@ UNKILLABLE_WAIT_S = 10.0
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
+TAG = 1 << 62
+"""The hard RLIMIT_RTTIME (microseconds) every supervised command starts with. A process may lower
+a hard limit but never raise it, so a finite value marks the command and every descendant for good,
+through `setsid`, `exec` and a cleared environment. (RTTIME limits only real-time scheduled
+processes; 2^62 us changes nothing for them either.)"""
+
+SUPERVISOR_NAME = "/agentbench/supervise.py"
+"""How a supervisor's command line ends its script's path."""
+
+
+def rttime_hard(pid: int | str) -> int | None:
+    """The hard RLIMIT_RTTIME of `pid` (RLIM_INFINITY: unlimited; None: gone or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/limits", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Max realtime timeout"):
+                    hard = line.split()[4]
+                    return resource.RLIM_INFINITY if hard == "unlimited" else int(hard)
+    except (OSError, IndexError, ValueError):
+        return None
+    return None
+
+
+def tagging_possible() -> bool:
+    """Whether a tag means anything here: this process itself is untagged (not the case, e.g.,
+    for a harness run by a supervised command: its own supervisor's tag then covers it all)."""
+    return resource.getrlimit(resource.RLIMIT_RTTIME)[1] == resource.RLIM_INFINITY
+
+
+def _is_supervisor(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+    except OSError:
+        return False
+    return any(arg.endswith(SUPERVISOR_NAME.encode()) for arg in args[:4])
+
+
+def escapees() -> set[int]:
+    """Tagged processes that left their supervisor: live, tagged, with an untagged parent that is
+    not a supervisor (it was killed, so they went to init or another subreaper). Any other tagged
+    process has its supervisor as its nearest untagged ancestor: an untagged process can never be
+    made by a tagged one, so the rule cannot be gamed."""
+    if not tagging_possible():
+        return set()
+    tagged: dict[int, int] = {}
+    untagged: set[int] = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        hard = rttime_hard(name)
+        if hard is None:
+            continue
+        if hard == resource.RLIM_INFINITY:
+            untagged.add(int(name))
+            continue
+        parent = parent_of(int(name), live_only=True)
+        if parent is not None:
+            tagged[int(name)] = parent
+    return {pid for pid, parent in tagged.items()
+            if parent not in tagged and (parent not in untagged or not _is_supervisor(parent))}
+
+
+def kill_escapees(seconds: float = UNKILLABLE_WAIT_S) -> int:
+    """SIGKILL every escapee (and, round by round, the children they leave) until none is left or
+    only ones this process may not signal; returns how many were killed."""
+    killed: set[int] = set()
+    refused: set[int] = set()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = escapees() - refused
+        if not found:
+            break
+        for pid in found:
+            (killed if _kill_escapee(pid) else refused).add(pid)
+        time.sleep(SWEEP_PAUSE_S)
+    return len(killed)
+
+
+def _kill_escapee(pid: int) -> bool:
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return False
+    try:
+        if rttime_hard(pid) not in (None, resource.RLIM_INFINITY):
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 class Ending(Exception):
     """The harness (or its death) asked for the command to end now."""
 
@@ -95,10 +189,14 @@ def reap_zombies() -> bool:
         STATUSES[pid] = status
 
 
-def parent_of(pid: int) -> int | None:
+def parent_of(pid: int, *, live_only: bool = False) -> int | None:
+    """`pid`'s parent (None: gone, unreadable, or a zombie when `live_only`)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            return int(f.read().rsplit(b")", 1)[1].split()[1])
+            fields = f.read().rsplit(b")", 1)[1].split()
+        if live_only and fields[0] in (b"Z", b"X"):
+            return None
+        return int(fields[1])
     except (OSError, IndexError, ValueError):
         return None
 
@@ -163,11 +261,18 @@ def report(fd: int, text: str) -> None:
         os.close(fd)
 
 
+def _tag() -> None:
+    """In the command's process, before it starts: carry the tag (see `TAG`)."""
+    with contextlib.suppress(OSError, ValueError):
+        resource.setrlimit(resource.RLIMIT_RTTIME, (TAG, TAG))
+
+
 def start(argv: list[str], status_fd: int) -> int:
-    """Start the command (inheriting every descriptor but the status pipe); its pid."""
+    """Start the command, tagged (inheriting every descriptor but the status pipe); its pid."""
     os.set_inheritable(status_fd, False)
     try:
-        child = subprocess.Popen(argv, close_fds=False, restore_signals=True)
+        child = subprocess.Popen(argv, close_fds=False, restore_signals=True,
+                                 preexec_fn=_tag if tagging_possible() else None)
     except OSError as exc:
         report(status_fd, f"error {exc.errno or 0} {exc.strerror or exc}")
         os._exit(127)

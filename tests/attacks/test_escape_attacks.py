@@ -76,6 +76,26 @@ def respawn(generations):
 '''.replace("LATE_S", str(LATE_S))
 
 
+PARRICIDE = ESCAPE + '''
+import resource
+def prepare():
+    """Lower the tag the supervisor gave (it can never be raised back to unlimited)."""
+    resource.setrlimit(resource.RLIMIT_RTTIME, (1000, 1000))
+def after():
+    """Once the sleeper runs, kill the supervisor (and, with "harness" given, the harness too)."""
+    deadline = time.time() + 20
+    while not os.path.exists(os.path.join(BOX, "pids")) and time.time() < deadline:
+        time.sleep(0.01)
+    supervisor = os.getppid()
+    harness = int(open(f"/proc/{supervisor}/stat").read().rsplit(")", 1)[1].split()[1])
+    os.kill(supervisor, 9)
+    if "harness" in sys.argv:
+        os.kill(harness, 9)
+    note("killed", f"{supervisor} {harness}")
+'''
+"""An agent that escapes, then kills the supervisor above it (which it may: same uid)."""
+
+
 def agent(box: Path, body: str) -> list[str]:
     path = box / "agent.py"
     path.write_text(body + textwrap.dedent(AGENT_TAIL), encoding="utf-8")
@@ -84,11 +104,15 @@ def agent(box: Path, body: str) -> list[str]:
 
 AGENT_TAIL = """
 mode = sys.argv[2] if len(sys.argv) > 2 else "exit"
+if "prepare" in globals():
+    prepare()
 if "escape" in globals():
     escape()
 if "respawn" in globals():
     if os.fork() == 0:
         respawn(400)
+if "after" in globals():
+    after()
 time.sleep(0.5)
 note("agent", "done")
 if mode == "hang":
@@ -146,12 +170,13 @@ def test_nothing_outlives_a_command_at_its_time_limit(box: Path, body: str):
 
 
 HARNESS = """
-import os, sys
+import os, sys, uuid
 from pathlib import Path
 from agentbench import process
 box = Path(sys.argv[1])
-process.run(sys.argv[2:], cwd=box, env={"PATH": os.environ["PATH"]}, timeout_s=60,
-            stdout_path=box / "out", stderr_path=box / "err")
+with process.guarded(uuid.uuid4().hex):
+    process.run(sys.argv[2:], cwd=box, env={"PATH": os.environ["PATH"]}, timeout_s=60,
+                stdout_path=box / "out", stderr_path=box / "err")
 """
 
 
@@ -208,3 +233,51 @@ def with_suppressed_kill(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
+
+
+def test_an_agent_that_kills_its_supervisor_still_leaves_nothing(box: Path):
+    """The escapee carries the supervisor's tag (lowered, never removable): once its supervisor is
+    gone it has no supervisor above it, and the harness kills it when the command ends."""
+    result = run_agent(box, agent(box, PARRICIDE))
+    assert (box / "killed").exists(), (box / "err").read_text()
+    assert result.returncode == -signal.SIGKILL
+    assert_nothing_survives(box)
+
+
+@pytest.mark.parametrize("harness_too", [False, True], ids=["supervisor", "supervisor-and-harness"])
+def test_an_unprivileged_agent_that_kills_its_supervisor_still_leaves_nothing(box: Path, harness_too: bool):
+    """As a plain user: the agent kills its supervisor, or its supervisor and the harness (then the
+    run's watchdog sweeps the escapees)."""
+    argv = [*agent(box, PARRICIDE), "harness"] if harness_too else agent(box, PARRICIDE)
+    subprocess.run(harness_argv(box, argv, unprivileged_user()), capture_output=True, timeout=120,
+                   check=False)
+    assert (box / "killed").exists(), (box / "err").read_text()
+    assert_nothing_survives(box)
+
+
+def test_a_running_command_and_its_setsid_children_are_never_taken_for_escapees(box: Path):
+    """Another command's end sweeps escapees machine-wide: a tree whose supervisor lives is not one."""
+    import threading
+
+    from agentbench import supervise
+
+    script = box / "long.py"
+    script.write_text(textwrap.dedent("""
+        import os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(30)"])
+        open(sys.argv[1], "w").write(f"{os.getpid()} {child.pid}")
+        time.sleep(30)
+    """), encoding="utf-8")
+    thread = threading.Thread(target=run_agent, args=(box, [sys.executable, str(script), str(box / "pids")]),
+                              kwargs={"timeout_s": 4}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not (box / "pids").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    pids = {int(p) for p in (box / "pids").read_text().split()}
+    assert all(supervise.rttime_hard(p) == supervise.TAG for p in pids)  # tagged ...
+    assert not pids & supervise.escapees()  # ... yet below a live supervisor
+    assert all(_alive(p) for p in pids)
+    thread.join(30)
+    assert not any(_alive(p) for p in pids)
