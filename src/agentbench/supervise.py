@@ -277,13 +277,20 @@ def start(argv: list[str], status_fd: int) -> int:
         report(status_fd, f"error {exc.errno or 0} {exc.strerror or exc}")
         os._exit(127)
     report(status_fd, "ok")
+    _STARTED.append(child)  # NOTE: a collected Popen reaps its process: `wait_for` must get it
     return child.pid
+
+
+_STARTED: list[subprocess.Popen[bytes]] = []
 
 
 def wait_for(pid: int) -> None:
     """Until the command ends (orphans are reaped on the way)."""
     while pid not in STATUSES:
-        done, status = os.waitpid(-1, 0)
+        try:
+            done, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
         STATUSES[done] = status
 
 
