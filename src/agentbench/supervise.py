@@ -38,21 +38,25 @@ ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
 TAG = 1 << 62
-"""The hard RLIMIT_RTTIME (microseconds) every supervised command starts with. A process may lower
-a hard limit but never raise it, so a finite value marks the command and every descendant for good,
-through `setsid`, `exec` and a cleared environment. (RTTIME limits only real-time scheduled
-processes; 2^62 us changes nothing for them either.)"""
+"""The hard RLIMIT_LOCKS every supervised command starts with. A process may lower a hard limit but
+never raise it (that needs CAP_SYS_RESOURCE), so a finite value marks the command and every
+descendant for good, through `setsid`, `exec` and a cleared environment. Linux has ignored
+RLIMIT_LOCKS since 2.4.25, so the tag changes nothing, and no other software has a reason to set it
+(unlike RLIMIT_RTTIME, which real-time audio daemons set)."""
+
+RLIMIT_LOCKS = getattr(resource, "RLIMIT_LOCKS", 10)
+"""RLIMIT_LOCKS (10 on Linux; Python's `resource` does not name it)."""
 
 SUPERVISOR_NAME = "/agentbench/supervise.py"
 """How a supervisor's command line ends its script's path."""
 
 
-def rttime_hard(pid: int | str) -> int | None:
-    """The hard RLIMIT_RTTIME of `pid` (RLIM_INFINITY: unlimited; None: gone or unreadable)."""
+def tag_of(pid: int | str) -> int | None:
+    """The hard RLIMIT_LOCKS of `pid` (RLIM_INFINITY: untagged; None: gone or unreadable)."""
     try:
         with open(f"/proc/{pid}/limits", encoding="ascii", errors="replace") as f:
             for line in f:
-                if line.startswith("Max realtime timeout"):
+                if line.startswith("Max file locks"):
                     hard = line.split()[4]
                     return resource.RLIM_INFINITY if hard == "unlimited" else int(hard)
     except (OSError, IndexError, ValueError):
@@ -63,7 +67,7 @@ def rttime_hard(pid: int | str) -> int | None:
 def tagging_possible() -> bool:
     """Whether a tag means anything here: this process itself is untagged (not the case, e.g.,
     for a harness run by a supervised command: its own supervisor's tag then covers it all)."""
-    return resource.getrlimit(resource.RLIMIT_RTTIME)[1] == resource.RLIM_INFINITY
+    return resource.getrlimit(RLIMIT_LOCKS)[1] == resource.RLIM_INFINITY
 
 
 def _is_supervisor(pid: int) -> bool:
@@ -87,7 +91,7 @@ def escapees() -> set[int]:
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
-        hard = rttime_hard(name)
+        hard = tag_of(name)
         if hard is None:
             continue
         if hard == resource.RLIM_INFINITY:
@@ -122,7 +126,7 @@ def _kill_escapee(pid: int) -> bool:
     except OSError:
         return False
     try:
-        if rttime_hard(pid) not in (None, resource.RLIM_INFINITY):
+        if tag_of(pid) not in (None, resource.RLIM_INFINITY):
             signal.pidfd_send_signal(fd, signal.SIGKILL)
         return True
     except OSError:
@@ -264,7 +268,7 @@ def report(fd: int, text: str) -> None:
 def _tag() -> None:
     """In the command's process, before it starts: carry the tag (see `TAG`)."""
     with contextlib.suppress(OSError, ValueError):
-        resource.setrlimit(resource.RLIMIT_RTTIME, (TAG, TAG))
+        resource.setrlimit(RLIMIT_LOCKS, (TAG, TAG))
 
 
 def start(argv: list[str], status_fd: int) -> int:
