@@ -281,3 +281,36 @@ def test_a_running_command_and_its_setsid_children_are_never_taken_for_escapees(
     assert all(_alive(p) for p in pids)
     thread.join(30)
     assert not any(_alive(p) for p in pids)
+
+
+E2E_AGENT = ESCAPE.replace("BOX = sys.argv[1]", "BOX = BOX_PATH") + PARRICIDE.split(ESCAPE, 1)[1] + '''
+prepare()
+escape()
+after()
+'''
+"""The parricide as a `command` agent of a real run: escape, lower the tag, kill the supervisor."""
+
+
+def test_a_run_as_a_plain_user_leaves_nothing_of_an_agent_that_escapes_and_kills_its_supervisor(box: Path):
+    """End to end: `agentbench run` as agentbench-bare (no cgroups, no trial users), a `command`
+    agent that double-forks a renamed sleeper with an empty environment, lowers its tag and kills
+    its supervisor; the trial is still scored and nothing of it is alive after the run."""
+    from tests.attacks.agents import CHALLENGES, agent_config, defined
+
+    user = unprivileged_user()
+    code = E2E_AGENT.replace("BOX_PATH", repr(str(box)))
+    with defined({"parricide": {"__python__": code}}):
+        config = agent_config(box, ["parricide"])
+    (box / "home").mkdir()
+    (box / "home").chmod(0o777)
+    src = Path(process.__file__).resolve().parent.parent
+    argv = ["runuser", "-u", user, "--", "env", f"HOME={box / 'home'}", f"PATH={os.environ['PATH']}",
+            f"PYTHONPATH={src}", f"AGENTBENCH_TOOLS={os.environ.get('AGENTBENCH_TOOLS', '')}",
+            sys.executable, "-m", "agentbench", "run", "--agent", "parricide", "--challenge",
+            "easy/calc-nosetup", "--challenges", str(CHALLENGES), "--agents-config", str(config),
+            "--results", str(box / "results"), "--sandbox", "none"]
+    done = subprocess.run(argv, cwd=box, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (box / "killed").exists(), done.stderr[-3000:]
+    assert (box / "results" / "parricide.json").is_file()
+    assert_nothing_survives(box)
