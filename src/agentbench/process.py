@@ -393,6 +393,7 @@ def _kill(pgid: int | None, members: Callable[[], set[int]]) -> int:
     (after the same grace), so it is given that time and some more before it is killed."""
     victims = members()
     _signal_all(pgid, victims, signal.SIGTERM)
+    _signal_all(pgid, victims, signal.SIGCONT)  # a stopped process (or supervisor) can then end
     _wait_gone(members, KILL_GRACE_SECONDS + SUPERVISOR_SLACK_SECONDS)
     stragglers = members()
     _signal_all(pgid, stragglers, signal.SIGKILL)

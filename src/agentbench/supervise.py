@@ -231,7 +231,9 @@ def end_all(grace_s: float) -> None:
     """SIGTERM every descendant, wait up to `grace_s`, then SIGKILL sweeps until none is left
     (or, for processes it may not signal, e.g. set-user-ID ones, until `UNKILLABLE_WAIT_S` more)."""
     me = os.getpid()
-    signal_all(descendants(me), signal.SIGTERM)
+    first = descendants(me)
+    signal_all(first, signal.SIGTERM)
+    signal_all(first, signal.SIGCONT)  # a stopped process handles its SIGTERM only once continued
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline and reap_zombies() and descendants(me):
         time.sleep(SWEEP_PAUSE_S)

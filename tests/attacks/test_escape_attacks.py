@@ -314,3 +314,25 @@ def test_a_run_as_a_plain_user_leaves_nothing_of_an_agent_that_escapes_and_kills
     assert (box / "killed").exists(), done.stderr[-3000:]
     assert (box / "results" / "parricide.json").is_file()
     assert_nothing_survives(box)
+
+
+FREEZER = ESCAPE + '''
+def after():
+    """Stop the supervisor (it can then neither reap nor sweep) and stop itself too."""
+    deadline = time.time() + 20
+    while not os.path.exists(os.path.join(BOX, "pids")) and time.time() < deadline:
+        time.sleep(0.01)
+    os.kill(os.getppid(), 19)
+    note("killed", "stopped")
+    os.kill(os.getpid(), 19)
+'''
+"""An agent that SIGSTOPs its supervisor, then itself, after leaving an escapee."""
+
+
+def test_an_agent_that_stops_its_supervisor_ends_at_its_time_limit_and_leaves_nothing(box: Path):
+    start = time.monotonic()
+    result = run_agent(box, agent(box, FREEZER), timeout_s=1.5)  # before the sleeper's late file
+    assert (box / "killed").exists(), (box / "err").read_text()
+    assert result.timed_out
+    assert time.monotonic() - start < 1.5 + 5
+    assert_nothing_survives(box)
