@@ -101,7 +101,22 @@ def escapees() -> set[int]:
         if parent is not None:
             tagged[int(name)] = parent
     return {pid for pid, parent in tagged.items()
-            if parent not in tagged and (parent not in untagged or not _is_supervisor(parent))}
+            if parent not in tagged and (parent not in untagged or not _is_supervisor(parent))
+            and _real_uid(pid) == os.getuid()}
+
+
+def _real_uid(pid: int) -> int | None:
+    """`pid`'s real uid (from `status`: /proc/PID itself is root's for a non-dumpable process).
+    Only this uid's escapees are swept: a trial user's are its cgroup's and `users.release`'s, and
+    another user's processes are never touched."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Uid:"):
+                    return int(line.split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return None
 
 
 def kill_escapees(seconds: float = UNKILLABLE_WAIT_S) -> int:

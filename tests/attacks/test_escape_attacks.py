@@ -336,3 +336,26 @@ def test_an_agent_that_stops_its_supervisor_ends_at_its_time_limit_and_leaves_no
     assert result.timed_out
     assert time.monotonic() - start < 1.5 + 5
     assert_nothing_survives(box)
+
+
+def test_the_escapee_sweep_touches_no_other_users_processes():
+    """A process of another user with the tag and no supervisor (as the sweep's own rule sees an
+    escapee) is left alone: only the harness's own uid's escapees are killed (trial users have
+    their cgroups and their release)."""
+    from agentbench import supervise
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to start another user's process")
+    entry = pwd.getpwnam(unprivileged_user())
+    other = subprocess.Popen(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups",
+                              "prlimit", "--locks=5:5", "sleep", "30"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while supervise.tag_of(other.pid) != 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert supervise.tag_of(other.pid) == 5
+        supervise.kill_escapees(seconds=1)
+        assert other.poll() is None
+    finally:
+        other.kill()
+        other.wait(timeout=10)
