@@ -246,11 +246,13 @@ def end_all(grace_s: float) -> None:
     """SIGTERM every descendant, wait up to `grace_s`, then SIGKILL sweeps until none is left
     (or, for processes it may not signal, e.g. set-user-ID ones, until `UNKILLABLE_WAIT_S` more)."""
     me = os.getpid()
-    first = descendants(me)
-    signal_all(first, signal.SIGTERM)
-    signal_all(first, signal.SIGCONT)  # a stopped process handles its SIGTERM only once continued
+    told: set[int] = set()
     deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline and reap_zombies() and descendants(me):
+    while time.monotonic() < deadline and reap_zombies() and (left := descendants(me)):
+        new = left - told  # NOTE: processes born during the grace are told too (no respawning past it)
+        signal_all(new, signal.SIGTERM)
+        signal_all(new, signal.SIGCONT)  # a stopped process handles its SIGTERM only once continued
+        told |= new
         time.sleep(SWEEP_PAUSE_S)
     deadline = time.monotonic() + UNKILLABLE_WAIT_S
     while time.monotonic() < deadline:
