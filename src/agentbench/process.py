@@ -5,6 +5,9 @@ input from /dev/null unless given, and stdout/stderr streamed to files with a si
 `Confinement` it also gets its own cgroups (joined as root before it drops to its trial user), rlimits,
 the optional bubblewrap sandbox and a watch on the disk use and file count of its folders.
 
+Every command runs under its own supervisor (`supervise.py`, a child subreaper started in place of
+the command, inside its cgroups, outside its sandbox and trial user), so whatever it starts stays
+below the supervisor however it leaves its session; the supervisor ends all of it with the command.
 At its time limit, on Ctrl-C, on going over a limit, and after it exits, the whole tree is killed.
 Where the tree ran as a trial user inside its own cgroup it cannot leave that cgroup, so the cgroup's
 process list is the whole tree and nothing else is read; otherwise the process group plus every
