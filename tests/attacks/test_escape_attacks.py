@@ -134,10 +134,11 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def assert_nothing_survives(box: Path) -> None:
+def assert_nothing_survives(box: Path, *, pids_visible: bool = True) -> None:
+    """(`pids_visible`: the pids the attack noted are this PID namespace's.)"""
     time.sleep(LATE_S + 1.0)
     assert (box / "pids").exists(), "the attack never ran"
-    assert survivors(box) == []
+    assert survivors(box) == [] or not pids_visible
     assert not (box / "late").exists(), (box / "late").read_text()
 
 
@@ -359,3 +360,43 @@ def test_the_escapee_sweep_touches_no_other_users_processes():
     finally:
         other.kill()
         other.wait(timeout=10)
+
+
+ANCESTOR_KILLER = ESCAPE + '''
+def after():
+    """As a trial user: try to SIGKILL every ancestor (the supervisor is root's: refused)."""
+    deadline = time.time() + 20
+    while not os.path.exists(os.path.join(BOX, "pids")) and time.time() < deadline:
+        time.sleep(0.01)
+    pid, tried = os.getppid(), []
+    while pid > 1:
+        try:
+            os.kill(pid, 9)
+            tried.append(f"{pid}:killed")
+        except OSError as exc:
+            tried.append(f"{pid}:{type(exc).__name__}")
+        pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    note("killed", " ".join(tried))
+'''
+
+
+@pytest.mark.needs("trial_users", "cgroups")
+@pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=pytest.mark.needs("bwrap"))])
+def test_a_trial_user_cannot_kill_its_supervisor_and_leaves_nothing(box: Path, mode: str):
+    """As root: the supervisor runs as root, outside the sandbox; the trial user's escapee dies too."""
+    from agentbench.sandbox import Confinement
+    from tests.test_sandbox import interpreter, make_trial
+
+    with make_trial() as trial:
+        script = trial.workspace / "agent.py"
+        script.write_text(ANCESTOR_KILLER + textwrap.dedent(AGENT_TAIL), encoding="utf-8")
+        result = process.run([interpreter(trial.user), str(script), str(box)], cwd=trial.workspace,
+                             env={"PATH": "/usr/local/bin:/usr/bin:/bin"}, timeout_s=30,
+                             stdout_path=box / "out", stderr_path=box / "err",
+                             confinement=Confinement(sandbox=mode, user=trial.user,
+                                                     writable=(trial.workspace, trial.home, trial.tmp, box)))
+        assert result.returncode == 0, (box / "err").read_text()
+        tried = (box / "killed").read_text()
+        if mode == "none":  # (in bwrap its ancestors are its sandbox's, in its own PID namespace)
+            assert ":killed" not in tried and "PermissionError" in tried, tried
+        assert_nothing_survives(box, pids_visible=mode == "none")
