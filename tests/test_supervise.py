@@ -62,3 +62,28 @@ def test_the_command_is_tagged_and_its_supervisor_is_not(tmp_path: Path):
     out = (tmp_path / "o").read_text()
     assert result.returncode == 0 and int(out.split()[0]) == supervise.TAG
     assert "Max file locks            unlimited            unlimited" in out
+
+
+def test_a_tagged_process_outside_any_supervisor_is_killed_with_or_without_pidfds(monkeypatch):
+    """The escapee rule on its own: a tagged process whose parent (this test) is not a supervisor."""
+    import errno
+    import subprocess
+    import time
+
+    def refused(pid: int) -> int:
+        raise OSError(errno.EPERM, "pidfd_open refused (seccomp)")
+
+    for patched in (False, True):
+        if patched:
+            monkeypatch.setattr(supervise.os, "pidfd_open", refused)
+        sleeper = subprocess.Popen(["prlimit", "--locks=7:7", "sleep", "30"])
+        try:
+            deadline = time.monotonic() + 10
+            while supervise.tag_of(sleeper.pid) != 7 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert sleeper.pid in supervise.escapees()
+            assert supervise.kill_escapees(seconds=5) >= 1
+            assert sleeper.wait(timeout=10) == -signal.SIGKILL
+        finally:
+            sleeper.kill()
+            sleeper.wait()

@@ -138,8 +138,14 @@ def kill_escapees(seconds: float = UNKILLABLE_WAIT_S) -> int:
 def _kill_escapee(pid: int) -> bool:
     try:
         fd = os.pidfd_open(pid)
-    except OSError:
-        return False
+    except OSError as exc:
+        if exc.errno == errno.ESRCH:
+            return True
+        try:  # no pidfds here (a kernel before 5.3, seccomp): kill(2)
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            return False
+        return True
     try:
         if tag_of(pid) not in (None, resource.RLIM_INFINITY):
             signal.pidfd_send_signal(fd, signal.SIGKILL)
@@ -229,7 +235,7 @@ def signal_all(pids: set[int], sig: int) -> None:
         try:
             fd = os.pidfd_open(pid)
         except OSError as exc:
-            if exc.errno == errno.ENOSYS:  # a kernel before 5.3: plain kill(2)
+            if exc.errno != errno.ESRCH:  # no pidfds here (a kernel before 5.3, seccomp): kill(2)
                 with contextlib.suppress(OSError):
                     os.kill(pid, sig)
             continue
