@@ -88,10 +88,10 @@ def after():
         time.sleep(0.01)
     supervisor = os.getppid()
     harness = int(open(f"/proc/{supervisor}/stat").read().rsplit(")", 1)[1].split()[1])
+    note("killed", f"{supervisor} {harness}")  # first: the sweep may end this process at once
     os.kill(supervisor, 9)
     if "harness" in sys.argv:
         os.kill(harness, 9)
-    note("killed", f"{supervisor} {harness}")
 '''
 """An agent that escapes, then kills the supervisor above it (which it may: same uid)."""
 
