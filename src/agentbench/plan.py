@@ -51,6 +51,9 @@ class RunConfig:
     challenge_dirs: tuple[str, ...] = ()
     agents_config: str | None = None
     agent_configs: tuple[tuple[str, AgentConfig], ...] = ()
+    meter: bool = False
+    """`--meter`: every agent's tokens counted by the harness's metering proxy (its agents config
+    entries in `agent_configs` carry `meter` too)."""
     command_timeout_s: float = 600.0
     sandbox: Sandbox = field(default_factory=NoSandbox)
     """How every command of the run is confined (`sandbox_named`; its name is accepted too)."""

@@ -5,7 +5,9 @@ The project is copied (regular files only) into a fresh harness folder *without 
 are copied over it, folder for folder (`acceptance/kv/store_test.go` goes into the copy's `kv/`).
 The harness's Go runs `go test -json -count=1` on exactly the packages holding hidden tests, with the
 trial's private copy of the warmed build cache (made here, taken over by the agent's own tests after), the harness's module cache, GOFLAGS=-mod=mod and no network;
-under `--sandbox bwrap` it is confined with the project read-only.
+under `--sandbox bwrap` it is confined with the project read-only. The tree runs undumpable
+(`Confinement.undumpable`): the test binary, where product code runs, can neither take the go
+command's stdout (test2json's events, which the harness reads) nor read or ptrace it.
 
 Real tests run beside canary twins renamed at random (`canaries.py`, judged by
 `toolchains.canaries.judge`): a canary that passes voids the hidden tests (nothing passed); tests the
@@ -103,7 +105,9 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     (root / "gopath").mkdir()
     ctx.let_read(root)
     ctx.let_write(dirs.home, dirs.tmp, cache, root / "gopath")
-    confinement = ctx.confine((dirs.home, dirs.tmp, cache, root / "gopath"), (root,))
+    # undumpable: the test binary cannot take the go command's stdout (pidfd_getfd) or its memory
+    confinement = replace(ctx.confine((dirs.home, dirs.tmp, cache, root / "gopath"), (root,)),
+                          undumpable=True)
     result = run_command(CommandSpec(command="go test <hidden acceptance tests>", log_name=log_name,
                                      env=go_env(go, dirs, root, {"GOCACHE": str(cache)}), argv=argv,
                                      timeout_s=spec.time_limit_seconds, cwd=copy), ctx, confinement)
