@@ -30,9 +30,9 @@ from agentbench.toolchains.base import (
     read_log,
     run_command,
 )
-from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
+from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, surveyed
 from agentbench.toolchains.go.assets import hidden_build_cache
-from agentbench.toolchains.go.canaries import Rendered, candidates, render
+from agentbench.toolchains.go.canaries import Rendered, candidates, pick_aligned, render
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
 from agentbench.workspace import TrialDirs, agent_files, copy_tree
@@ -46,7 +46,8 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, g
     """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
     aimed = _aimed_at_the_harness(project)
     catalog = ctx.hidden_catalog
-    rendered = render(test_sources(spec), pick(catalog) if catalog else ())
+    sources = test_sources(spec)
+    rendered = render(sources, pick_aligned(catalog, sources) if catalog else ())
     judged, result = _run(spec, ctx, project, "acceptance", go, rendered)
     voiding = [*judged.tampering, *aimed]
     expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
