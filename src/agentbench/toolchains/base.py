@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 import shlex
 import signal
+import sys
 import tempfile
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -35,10 +36,12 @@ from agentbench.models import (
     TestMeasurement,
 )
 from agentbench.sandbox import Confinement, Limits, NoSandbox, Sandbox, TrialUser
-from agentbench.toolchains.canaries import HiddenCatalog
+from agentbench.toolchains.canaries import HiddenCatalog, Role, judge, log_canaries
 from agentbench.users import give, share
-from agentbench.workspace import TrialDirs
+from agentbench.workspace import TrialDirs, cache_dir
 
+MAX_SCANNED_BYTES = 4 * 1024 * 1024
+"""A larger product file is not scanned for text aimed at the harness (`marked_files`)."""
 _SHELL_EXPANSION = re.compile(r"[$`*?~]")
 
 
@@ -350,3 +353,69 @@ def hidden_measurement(judged: Counted, result: CommandResult, voiding: Sequence
         skipped=judged.skipped, collected=judged.collected + uncollected, source="probe",
         commands=(result,), tampering=tuple(voiding), problem=problem,
     )
+
+
+class Judged(Counted, Protocol):
+    """A hidden run's harness-read tally, with the (id, outcome) of each test it saw."""
+
+    @property
+    def outcomes(self) -> tuple[tuple[str, str], ...]: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Counts:
+    passed: int
+    failed: int
+    skipped: int
+    collected: int
+    tampering: tuple[str, ...]
+    problem: str | None
+
+
+def judged_hidden_run(judged: Judged, result: CommandResult, resolve: Callable[[str], Role | None],
+                      voiding: Sequence[str], ctx: MeasureContext) -> HiddenRun:
+    """The hidden run as the canaries judge it (`toolchains.canaries.judge`, logged to
+    `hidden-canaries.json`): counted over the reference's tests (or, without the survey's catalog,
+    the real tests reported); a forged outcome voids the run like the `voiding` found before."""
+    catalog = ctx.hidden_catalog
+    expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
+                                              if (r := resolve(i)) and r.canary is None]
+    verdict = judge(judged.outcomes, resolve, expected, catalog.counted() if catalog else None)
+    voided = [*voiding, *verdict.forged]
+    log_canaries(ctx.logs() / "hidden-canaries.json", resolve, judged.outcomes, verdict)
+    counted = _Counts(passed=verdict.passed, failed=verdict.failed - verdict.missing,
+                      skipped=verdict.skipped, collected=judged.collected, tampering=judged.tampering,
+                      problem=judged.problem)
+    tests = hidden_measurement(counted, result, voided, verdict.missing)
+    return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voided),
+                                                       uncollected=verdict.missing),
+                     outcomes=verdict.outcomes)
+
+
+def marked_files(files: Iterable[Path], markers: Sequence[bytes],
+                 max_bytes: int = MAX_SCANNED_BYTES) -> list[Path]:
+    """The `files` (of at most `max_bytes`; unreadable ones passed over) holding any of `markers`:
+    text aimed at the harness's own channel, which no product file has a reason to contain."""
+    hits = []
+    for path in files:
+        try:
+            if path.stat().st_size > max_bytes:
+                continue
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if any(marker in text for marker in markers):
+            hits.append(path)
+    return hits
+
+
+def print_assets(build: Callable[[Path, Path, Callable[[str], None]], Path], name: str) -> None:
+    """`python -m agentbench.toolchains.<name>`: build (or find) the toolchain's cached assets with
+    `build(cache, logs, announce)`, announcing progress on stderr, and print their folder."""
+    with tempfile.TemporaryDirectory(prefix=f"agentbench-{name}-") as logs:
+        root = build(cache_dir(), Path(logs), _announce)
+    sys.stdout.write(f"{root}\n")
+
+
+def _announce(line: str) -> None:
+    sys.stderr.write(line + "\n")

@@ -21,16 +21,17 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.models import AcceptanceSpec, CommandResult
 from agentbench.toolchains.base import (
     CommandSpec,
     HiddenRun,
     MeasureContext,
-    hidden_measurement,
+    judged_hidden_run,
+    marked_files,
     read_log,
     run_command,
 )
-from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, surveyed
+from agentbench.toolchains.canaries import HiddenCatalog, surveyed
 from agentbench.toolchains.go.assets import hidden_build_cache
 from agentbench.toolchains.go.canaries import Rendered, candidates, pick_aligned, render
 from agentbench.toolchains.go.gotest import Tally, tally
@@ -39,7 +40,6 @@ from agentbench.workspace import TrialDirs, agent_files, copy_tree
 
 MARKERS = (b"AGENTBENCH", b"\\x16", b"\\026", b"\\u0016", b"\x16")
 """Text no product file has a reason to contain: test2json's framing byte, or the harness's name."""
-MAX_SCANNED_BYTES = 4 * 1024 * 1024
 
 
 def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, go: Path) -> HiddenRun:
@@ -49,19 +49,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, g
     sources = test_sources(spec)
     rendered = render(sources, pick_aligned(catalog, sources) if catalog else ())
     judged, result = _run(spec, ctx, project, "acceptance", go, rendered)
-    voiding = [*judged.tampering, *aimed]
-    expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
-                                              if (r := rendered.resolve(i)) and r.canary is None]
-    verdict = judge(judged.outcomes, rendered.resolve, expected,
-                    catalog.counted() if catalog else None)
-    voiding += verdict.forged
-    log_canaries(ctx.logs() / "hidden-canaries.json", rendered.resolve, judged.outcomes, verdict)
-    counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,
-                      failed=verdict.failed - verdict.missing)
-    tests = hidden_measurement(counted, result, voiding, verdict.missing)
-    return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
-                                                       uncollected=verdict.missing),
-                     outcomes=verdict.outcomes)
+    return judged_hidden_run(judged, result, rendered.resolve, [*judged.tampering, *aimed], ctx)
 
 
 def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
@@ -117,17 +105,6 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
 
 
 def _aimed_at_the_harness(workspace: Path) -> list[str]:
-    hits = []
-    for path in agent_files(workspace, (".go",)):
-        if path.name.endswith("_test.go"):
-            continue
-        try:
-            if path.stat().st_size > MAX_SCANNED_BYTES:
-                continue
-            text = path.read_bytes()
-        except OSError:
-            continue
-        if any(marker in text for marker in MARKERS):
-            hits.append(f"{path.relative_to(workspace)} contains code aimed at the test protocol "
-                        "(test2json's framing byte) or at the harness")
-    return hits
+    product = (p for p in agent_files(workspace, (".go",)) if not p.name.endswith("_test.go"))
+    return [f"{path.relative_to(workspace)} contains code aimed at the test protocol (test2json's "
+            "framing byte) or at the harness" for path in marked_files(product, MARKERS)]

@@ -3,23 +3,13 @@
 
 from __future__ import annotations
 
-import sys
-import tempfile
-from pathlib import Path
-
+from agentbench.toolchains.base import print_assets
 from agentbench.toolchains.node.assets import node_assets
-from agentbench.workspace import cache_dir
-
-
-def _announce(line: str) -> None:
-    sys.stderr.write(line + "\n")
 
 
 def main() -> None:
     """Build (or find) the assets and print their folder."""
-    with tempfile.TemporaryDirectory(prefix="agentbench-node-") as logs:
-        root = node_assets(cache_dir(), Path(logs), _announce)
-    sys.stdout.write(f"{root}\n")
+    print_assets(node_assets, "node")
 
 
 if __name__ == "__main__":

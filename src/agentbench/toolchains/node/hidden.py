@@ -27,16 +27,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
+from agentbench.models import AcceptanceSpec, CommandResult
 from agentbench.snapshot import read_regular
 from agentbench.toolchains.base import (
     CommandSpec,
     HiddenRun,
     MeasureContext,
-    hidden_measurement,
+    judged_hidden_run,
+    marked_files,
     run_command,
 )
-from agentbench.toolchains.canaries import HiddenCatalog, Role, judge, log_canaries, pick, surveyed
+from agentbench.toolchains.canaries import HiddenCatalog, Role, pick, surveyed
 from agentbench.toolchains.node.assets import trial_npm_cache
 from agentbench.toolchains.node.canaries import Rendered, candidates, is_test_file, render
 from agentbench.toolchains.node.sources import SUFFIXES, is_test_like
@@ -52,7 +53,6 @@ TMPDIR_VARIABLE = "AGENTBENCH_TMPDIR"
 """The hidden run's temp folder, which `js/freeze.mjs` puts back in TMPDIR in every process."""
 MARKERS = (b"AGENTBENCH_REPORTER", b"agentbench-reporter")
 """Text no product file has a reason to contain: code aimed at the harness's reporter."""
-MAX_SCANNED_BYTES = 4 * 1024 * 1024
 
 
 def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
@@ -67,18 +67,7 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path,
     junit = _junit_passed(run.junit)
     if judged.problem is None and not run.result.timed_out and junit != judged.passed:
         voiding.append(f"the JUnit report says {junit} passed, the reporter saw {judged.passed}")
-    resolve = _resolver(rendered)
-    expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
-                                              if (r := resolve(i)) and r.canary is None]
-    verdict = judge(judged.outcomes, resolve, expected, catalog.counted() if catalog else None)
-    voiding += verdict.forged
-    log_canaries(ctx.logs() / "hidden-canaries.json", resolve, judged.outcomes, verdict)
-    counted = replace(judged, passed=verdict.passed, skipped=verdict.skipped,
-                      failed=verdict.failed - verdict.missing)
-    tests = hidden_measurement(counted, run.result, voiding, verdict.missing)
-    return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voiding),
-                                                       uncollected=verdict.missing),
-                     outcomes=verdict.outcomes)
+    return judged_hidden_run(judged, run.result, _resolver(rendered), voiding, ctx)
 
 
 def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureContext,
@@ -196,14 +185,6 @@ def _junit_passed(path: Path) -> int | None:
 
 
 def _aimed_at_reporter(workspace: Path) -> list[str]:
-    hits = []
-    for path in agent_files(workspace, SUFFIXES):
-        try:
-            if path.stat().st_size > MAX_SCANNED_BYTES:
-                continue
-            text = path.read_bytes()
-        except OSError:
-            continue
-        if any(marker in text for marker in MARKERS) and not is_test_like(path.relative_to(workspace)):
-            hits.append(f"{path.relative_to(workspace)} contains code aimed at the harness's reporter")
-    return hits
+    product = (p for p in agent_files(workspace, SUFFIXES) if not is_test_like(p.relative_to(workspace)))
+    return [f"{path.relative_to(workspace)} contains code aimed at the harness's reporter"
+            for path in marked_files(product, MARKERS)]
