@@ -83,13 +83,21 @@ def agentbench_run(folder: Path, agents: list[str], challenge: str, mode: str, *
     return AttackRun(results=results, records=records)
 
 
+def mode_run(shared_folder: Path, name: str, agents: list[str], challenge: str, mode: str,
+             *extra: str, files: Mapping[str, dict[str, str]] | None = None) -> AttackRun:
+    """`agentbench_run` in a fresh folder `<name>-<mode>` of the session's shared folder, once the
+    mode's needs are met (`needs_sandbox`)."""
+    needs_sandbox(mode)
+    folder = shared_folder / f"{name}-{mode}"
+    folder.mkdir()
+    return agentbench_run(folder, agents, challenge, mode, *extra, files=files)
+
+
 @pytest.fixture(scope="module", params=MODES)
 def scoring_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     """Every scoring attack, the reference, noop and the liar on easy/calc, in one run."""
-    needs_sandbox(request.param)
-    folder = shared_folder / f"attacks-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", "liar", *AGENTS], "easy/calc", request.param)
+    return mode_run(shared_folder, "attacks", ["reference", "noop", "liar", *AGENTS], "easy/calc",
+                    request.param)
 
 
 def outcomes(run: AttackRun, agent: str, name: str) -> dict:

@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from tests.attacks.agents import CHALLENGES, GREEN_TESTS, REF, WRONG_OPS, d
-from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
+from tests.attacks.conftest import ROOT, mode_run
 
 pytestmark = pytest.mark.attacks
 
@@ -58,11 +58,8 @@ EXCUSE_AGENTS = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def excuse_attacks(request, shared_folder):
-    needs_sandbox(request.param)
-    folder = shared_folder / f"excuse-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, list(EXCUSE_AGENTS), "easy/calc", request.param, "--retries", "1",
-                          files=EXCUSE_AGENTS)
+    return mode_run(shared_folder, "excuse", list(EXCUSE_AGENTS), "easy/calc", request.param,
+                    "--retries", "1", files=EXCUSE_AGENTS)
 
 
 def scored(run, agent):
@@ -141,11 +138,8 @@ TS_AGENTS = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def ts_excuse_attacks(request, shared_folder):
-    needs_sandbox(request.param)
-    folder = shared_folder / f"ts-excuse-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, list(TS_AGENTS), "easy/ts-calc", request.param, "--retries", "1",
-                          files=TS_AGENTS)
+    return mode_run(shared_folder, "ts-excuse", list(TS_AGENTS), "easy/ts-calc", request.param,
+                    "--retries", "1", files=TS_AGENTS)
 
 
 @pytest.mark.needs("node22")

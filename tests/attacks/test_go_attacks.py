@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.attacks.agents import CHALLENGES
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.conftest import AttackRun, mode_run
 
 pytestmark = [pytest.mark.attacks, pytest.mark.needs("go")]
 
@@ -130,11 +130,8 @@ func Main(args []int) int {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def go_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"go-attacks-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *GO_AGENTS], "easy/go-calc", request.param,
-                          files=GO_AGENTS)
+    return mode_run(shared_folder, "go-attacks", ["reference", "noop", *GO_AGENTS], "easy/go-calc",
+                    request.param, files=GO_AGENTS)
 
 
 COUNTED = 10

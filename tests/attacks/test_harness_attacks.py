@@ -14,7 +14,7 @@ import pytest
 from agentbench.models import ScoreBreakdown, TrialRecord, TrialStatus
 from agentbench.records import dumps_trial, loads_run, loads_trial
 from tests.attacks.agents import AGENTS, CHALLENGES, REF, agent_config, defined
-from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
+from tests.attacks.conftest import ROOT, agentbench_run, mode_run, needs_sandbox
 from tests.conftest import drop_box
 
 pytestmark = pytest.mark.attacks
@@ -48,11 +48,8 @@ open(b"notes-\\xfe\\n.txt", "w").write("x")
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def harness_attacks(request, shared_folder):
-    needs_sandbox(request.param)
-    folder = shared_folder / f"harness-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
-                          request.param, "--retries", "1", files=HARNESS_AGENTS)
+    return mode_run(shared_folder, "harness", ["noop", "full-disk", *HARNESS_AGENTS], "easy/calc",
+                    request.param, "--retries", "1", files=HARNESS_AGENTS)
 
 
 def test_planted_records_change_no_result(harness_attacks):

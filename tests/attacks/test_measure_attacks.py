@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.attacks.agents import CHALLENGES, REF, d
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.conftest import AttackRun, mode_run
 from tests.requirements import require
 
 pytestmark = pytest.mark.attacks
@@ -89,11 +89,8 @@ AGENTS = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def run(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"measure-attacks-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *AGENTS], "easy/calc", request.param,
-                          files=AGENTS)
+    return mode_run(shared_folder, "measure-attacks", ["reference", "noop", *AGENTS], "easy/calc",
+                    request.param, files=AGENTS)
 
 
 def gain(run: AttackRun, attack: str, honest: str, component: str, rubric: str) -> float:
@@ -176,10 +173,8 @@ TS_AGENTS = {
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def ts_run(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     require("node22")
-    needs_sandbox(request.param)
-    folder = shared_folder / f"measure-attacks-ts-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", *TS_AGENTS], "easy/ts-calc", request.param, files=TS_AGENTS)
+    return mode_run(shared_folder, "measure-attacks-ts", ["reference", *TS_AGENTS], "easy/ts-calc",
+                    request.param, files=TS_AGENTS)
 
 
 def test_typescript_coverage_planted_or_compiled_from_other_text_earns_nothing(ts_run):
@@ -273,10 +268,8 @@ GO_AGENTS = {
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def go_run(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
     require("go")
-    needs_sandbox(request.param)
-    folder = shared_folder / f"measure-attacks-go-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", *GO_AGENTS], "easy/go-calc", request.param, files=GO_AGENTS)
+    return mode_run(shared_folder, "measure-attacks-go", ["reference", *GO_AGENTS], "easy/go-calc",
+                    request.param, files=GO_AGENTS)
 
 
 def test_go_profiles_planted_or_appended_by_a_test_binary_earn_nothing(go_run):

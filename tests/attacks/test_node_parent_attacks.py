@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.attacks.agents import d
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.conftest import AttackRun, mode_run
 from tests.attacks.test_canary_attacks import GO_REF, GO_STUB, TS_REF, TS_STUB
 
 pytestmark = pytest.mark.attacks
@@ -132,11 +132,8 @@ VOIDERS = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def parent_attacks(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"node-parent-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["noop", *AGENTS, *VOIDERS], "easy/ts-calc", request.param,
-                          files={**AGENTS, **VOIDERS})
+    return mode_run(shared_folder, "node-parent", ["noop", *AGENTS, *VOIDERS], "easy/ts-calc",
+                    request.param, files={**AGENTS, **VOIDERS})
 
 
 def _canaries(run: AttackRun, agent: str) -> set[str]:
@@ -211,10 +208,8 @@ GO_AGENTS = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def go_parent_attacks(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"go-parent-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, list(GO_AGENTS), "easy/go-calc", request.param, files=GO_AGENTS)
+    return mode_run(shared_folder, "go-parent", list(GO_AGENTS), "easy/go-calc", request.param,
+                    files=GO_AGENTS)
 
 
 def test_a_go_test_binary_cannot_reach_the_go_commands_output(go_parent_attacks):

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from tests.attacks.agents import GREEN_TESTS, REF, WRONG_OPS, d
-from tests.attacks.conftest import ROOT, agentbench_run, needs_sandbox
+from tests.attacks.conftest import ROOT, mode_run
 
 pytestmark = pytest.mark.attacks
 
@@ -107,11 +107,8 @@ SNAPSHOT_AGENTS = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def snapshot_attacks(request, shared_folder):
-    needs_sandbox(request.param)
-    folder = shared_folder / f"snapshot-{request.param}"
-    folder.mkdir()
-    run = agentbench_run(folder, list(SNAPSHOT_AGENTS), "easy/calc", request.param, "--retries", "1",
-                         files=SNAPSHOT_AGENTS)
+    run = mode_run(shared_folder, "snapshot", list(SNAPSHOT_AGENTS), "easy/calc", request.param,
+                   "--retries", "1", files=SNAPSHOT_AGENTS)
     return run, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 

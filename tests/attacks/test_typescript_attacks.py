@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.attacks.agents import CHALLENGES
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.conftest import AttackRun, mode_run
 
 pytestmark = [pytest.mark.attacks, pytest.mark.needs("node22")]
 
@@ -146,11 +146,8 @@ TS_AGENTS: dict[str, dict[str, str]] = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def ts_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"ts-attacks-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *TS_AGENTS], "easy/ts-calc", request.param,
-                          files=TS_AGENTS)
+    return mode_run(shared_folder, "ts-attacks", ["reference", "noop", *TS_AGENTS], "easy/ts-calc",
+                    request.param, files=TS_AGENTS)
 
 
 def test_reference_scores_full_marks_and_noop_nothing(ts_attacks):
