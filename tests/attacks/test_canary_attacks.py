@@ -5,11 +5,12 @@ failures flips canaries. End to end through `agentbench run`, in both sandbox mo
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pytest
 
 from tests.attacks.agents import CHALLENGES, REF, d
-from tests.attacks.conftest import AttackRun, agentbench_run, needs_sandbox
+from tests.attacks.conftest import AttackRun, mode_run
 
 pytestmark = pytest.mark.attacks
 
@@ -63,9 +64,17 @@ _ON_FIRST_USE = d('''
         return [o for o in gc.get_objects() if type(o).__name__ == "Function" and hasattr(o, "runtest")]
     ''')
 
+_CALL_ONCE = "\n\nadd, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))\n"
+
+
+def _first_use(forge: str) -> dict[str, str]:
+    """A stub calc whose first call (of any op) runs `forge`: the source of a `_forge()`."""
+    return _stub(_ON_FIRST_USE + forge + _CALL_ONCE)
+
+
 FORGERS = {
     # swaps the code of every test function for one that passes, with no pytest API at all
-    "code-swapper": _stub(_ON_FIRST_USE + d('''
+    "code-swapper": _first_use(d('''
         def _forge():
             blank = (lambda *args, **kwargs: None).__code__
             for obj in gc.get_objects():
@@ -74,18 +83,12 @@ FORGERS = {
                         obj.__code__ = blank
                     except (TypeError, ValueError):
                         pass
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
     # replaces every collected test item's run method, found through the garbage collector
-    "runtest-replacer": _stub(_ON_FIRST_USE + d('''
+    "runtest-replacer": _first_use(d('''
         def _forge():
             for item in _items():
                 item.runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
     # every exported name returns an object equal to anything
     "equals-anything": {**_stub(""), "src/calc/ops.py": d('''
@@ -106,24 +109,18 @@ FORGERS = {
         sub = mul = div = power = add
         ''')},
     # flips only the first half of the tests in each file (a position, not a name)
-    "first-half": _stub(_ON_FIRST_USE + d('''
+    "first-half": _first_use(d('''
         def _forge():
             items = _items()
             for item in items[: len(items) // 2]:
                 item.runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
     # flips only tests whose code does not look mutated: those whose name it never saw before
-    "name-reader": _stub(_ON_FIRST_USE + d('''
+    "name-reader": _first_use(d('''
         def _forge():
             for item in _items():
                 if not item.name.startswith("test_c"):
                     item.runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
 }
 
@@ -162,60 +159,41 @@ _PAIRS = d('''
         return abs(value) < 100 if isinstance(value, int) else sum(c.isdigit() for c in repr(value)) < 3
     ''')
 
+
+def _pair_forger(per_group: str) -> dict[str, str]:
+    """A stub calc whose first call flips, once per process, what `per_group` (source run for each
+    `group` of twin test items, from `_pairs()`) picks."""
+    return _first_use(_PAIRS + d('''
+        def _forge():
+            if _FORGED:  # once per process: a second coin per pair would flip both of some
+                return
+            _FORGED.append(True)
+            for group in _pairs():
+        ''') + textwrap.indent(per_group, " " * 8))
+
+
 # forgers that know the design (docs/scoring-integrity.md): each flips only what it hopes no canary sees
 DESIGN_AWARE = {
     # flips the tests that have no near-identical partner (no canary guards them)
-    "unguarded-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
-        def _forge():
-            if _FORGED:  # once per process: a second coin per pair would flip both of some
-                return
-            _FORGED.append(True)
-            for group in _pairs():
+    "unguarded-flipper": _pair_forger(d('''
                 if len(group) == 1:
                     group[0].runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
     # flips one test of every twin pair at random
-    "pair-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
-        def _forge():
-            if _FORGED:  # once per process: a second coin per pair would flip both of some
-                return
-            _FORGED.append(True)
-            for group in _pairs():
+    "pair-flipper": _pair_forger(d('''
                 random.choice(group).runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
     # reads the table and flips one test of every weak pair (small numbers) only, at random
-    "weak-pair-flipper": _stub(_ON_FIRST_USE + _PAIRS + d('''
-        def _forge():
-            if _FORGED:  # once per process: a second coin per pair would flip both of some
-                return
-            _FORGED.append(True)
-            for group in _pairs():
+    "weak-pair-flipper": _pair_forger(d('''
                 if len(group) == 2 and all(_weak(v) for item in group for v in _expected(item)):
                     random.choice(group).runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
     # new: bets on the mutation rule: of a weak pair, the smaller value is the real one (it was, for
     # every small number >= 0, before the changes were made symmetric)
-    "smaller-is-real": _stub(_ON_FIRST_USE + _PAIRS + d('''
-        def _forge():
-            if _FORGED:  # once per process: a second coin per pair would flip both of some
-                return
-            _FORGED.append(True)
-            for group in _pairs():
+    "smaller-is-real": _pair_forger(d('''
                 values = [_expected(item) for item in group]
                 if len(group) == 2 and all(len(v) == 1 and _weak(v[0]) for v in values):
                     min(group, key=lambda item: _expected(item)[0]).runtest = lambda: None
-
-
-        add, sub, mul, div, power = (_once(_forge)(f) for f in (add, sub, mul, div, power))
         ''')),
 }
 
@@ -339,11 +317,8 @@ TS_DESIGN_AWARE = {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"canaries-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *FORGERS, *DESIGN_AWARE], "easy/calc", request.param,
-                          files={**FORGERS, **DESIGN_AWARE})
+    return mode_run(shared_folder, "canaries", ["reference", "noop", *FORGERS, *DESIGN_AWARE],
+                    "easy/calc", request.param, files={**FORGERS, **DESIGN_AWARE})
 
 
 def _canary_log(run: AttackRun, agent: str) -> dict:
@@ -434,11 +409,9 @@ def test_show_says_which_canary_exposed_the_forgery(forgers):
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def ts_forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"ts-canaries-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *TS_FORGERS, *TS_DESIGN_AWARE], "easy/ts-calc",
-                          request.param, files={**TS_FORGERS, **TS_DESIGN_AWARE})
+    return mode_run(shared_folder, "ts-canaries",
+                    ["reference", "noop", *TS_FORGERS, *TS_DESIGN_AWARE], "easy/ts-calc",
+                    request.param, files={**TS_FORGERS, **TS_DESIGN_AWARE})
 
 
 @pytest.mark.parametrize("agent", sorted(TS_FORGERS))
@@ -645,11 +618,9 @@ var _ = forge(func() []string {
 
 @pytest.fixture(scope="module", params=("none", "bwrap"))
 def go_forgers(request: pytest.FixtureRequest, shared_folder) -> AttackRun:
-    needs_sandbox(request.param)
-    folder = shared_folder / f"go-canaries-{request.param}"
-    folder.mkdir()
-    return agentbench_run(folder, ["reference", "noop", *GO_FORGERS, *GO_DESIGN_AWARE], "easy/go-calc",
-                          request.param, files={**GO_FORGERS, **GO_DESIGN_AWARE})
+    return mode_run(shared_folder, "go-canaries",
+                    ["reference", "noop", *GO_FORGERS, *GO_DESIGN_AWARE], "easy/go-calc",
+                    request.param, files={**GO_FORGERS, **GO_DESIGN_AWARE})
 
 
 def test_a_go_forger_scores_at_most_10_and_is_marked_forged(go_forgers):
