@@ -146,6 +146,14 @@ def drop_box(tmp_path: Path) -> Path:
     return folder
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest-xdist's workers start with COLUMNS=80 and LINES=24 of their own; AgentBench's console
+    would then wrap at 80 columns in a worker and at 160 in one process: the same width in both."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        for name in ("COLUMNS", "LINES"):
+            os.environ.pop(name, None)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """`@pytest.mark.needs("bwrap", "go", ...)`: skip naming the install command, fail under CI."""
     from tests.requirements import require

@@ -1,6 +1,6 @@
 """The built-in challenges are fair: flawed solutions are caught, planted files change nothing.
 
-The full `agentbench validate` of every challenge runs in .ci/run; here a fast subset runs by default.
+The full `agentbench validate` of every challenge runs in test_builtin_valid.py.
 """
 
 from __future__ import annotations
