@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
+from agentbench import process
 from agentbench.adapters.base import AdapterContext
 from agentbench.adapters.cli_base import CommandAdapter, Runner, TrialSetup
 from agentbench.adapters.registry import ADAPTERS
@@ -63,6 +65,30 @@ def recorded_run(data: Path, name: str) -> tuple[str, str]:
     """(stdout, stderr) of a run recorded as `<name>.stdout` and `<name>.stderr` in `data`."""
     return ((data / f"{name}.stdout").read_text(encoding="utf-8"),
             (data / f"{name}.stderr").read_text(encoding="utf-8"))
+
+
+def recorded_returncode(data: Path, name: str) -> int:
+    """The exit status of a run recorded as `<name>.rc` in `data`."""
+    return int((data / f"{name}.rc").read_text())
+
+
+def replaying(outputs: tuple[str, str], returncode: int | None, timed_out: bool = False,
+              duration_s: float = 1.0) -> Callable[..., process.ProcessResult]:
+    """A runner that replays a recorded run (its (stdout, stderr) `outputs`, ending with
+    `returncode`) instead of starting the CLI; the prompt on its stdin must be "the prompt"."""
+
+    def run(argv: list[str], **kwargs: Any) -> process.ProcessResult:
+        if "stdin_path" not in kwargs:  # NOTE: the harness's own start check, run for real
+            return process.run(argv, **kwargs)
+        stdout, stderr = outputs
+        kwargs["stdout_path"].write_text(stdout, encoding="utf-8")
+        kwargs["stderr_path"].write_text(stderr, encoding="utf-8")
+        assert kwargs["stdin_path"].read_text(encoding="utf-8") == "the prompt"
+        return process.ProcessResult(argv=tuple(argv), returncode=returncode, timed_out=timed_out,
+                                     duration_s=duration_s, stdout_path=kwargs["stdout_path"],
+                                     stderr_path=kwargs["stderr_path"])
+
+    return run
 
 
 REAL_CLIS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "aider": "aider",

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from agentbench import process
 from agentbench.adapters.cli_base import TrialSetup
 from agentbench.adapters.codex import (
     DEFAULT_BASE_URL,
@@ -43,6 +42,7 @@ from agentbench.modelserver.openai_responses import (
 from tests.adapters.helpers import (
     assert_files_written,
     healthy_endpoint,
+    replaying,
     silent_endpoint,
     trial_setup,
 )
@@ -218,25 +218,6 @@ def test_retry_notices_before_a_completed_turn_are_not_errors() -> None:
     assert usage.error is None and (usage.input_tokens, usage.output_tokens) == RECORDED_TOKENS
 
 
-def _replay(name: str, returncode: int | None, timed_out: bool = False) -> Callable[..., Any]:
-    """A runner that replays a recorded run instead of starting the CLI."""
-
-    def run(argv: list[str], **kwargs: Any) -> process.ProcessResult:
-
-        if "stdin_path" not in kwargs:  # NOTE: the harness's own start check, run for real
-
-            return process.run(argv, **kwargs)
-        stdout, stderr = recorded(name)
-        kwargs["stdout_path"].write_text(stdout, encoding="utf-8")
-        kwargs["stderr_path"].write_text(stderr, encoding="utf-8")
-        assert kwargs["stdin_path"].read_text(encoding="utf-8") == "the prompt"
-        return process.ProcessResult(argv=tuple(argv), returncode=returncode, timed_out=timed_out,
-                                     duration_s=1.5, stdout_path=kwargs["stdout_path"],
-                                     stderr_path=kwargs["stderr_path"])
-
-    return run
-
-
 @pytest.mark.parametrize(("name", "returncode", "timed_out", "error_start"), [
     ("success", 0, False, None),
     ("auth", 1, False, "auth: "),
@@ -247,7 +228,7 @@ def test_run_challenge_on_replayed_runs(tmp_path: Path, name: str, returncode: i
                                         timed_out: bool, error_start: str | None) -> None:
     with healthy_endpoint() as url:
         config = AgentConfig(name="codex", executable="/bin/true", env=(("OPENAI_BASE_URL", url + "/v1"),))
-        adapter = CodexAdapter(config, run=_replay(name, returncode, timed_out))
+        adapter = CodexAdapter(config, run=replaying(recorded(name), returncode, timed_out, 1.5))
         result = adapter.run_challenge("the prompt", tmp_path, 1)
     assert result.timed_out is timed_out and not result.infra_error
     if error_start is None:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from agentbench import process
 from agentbench.adapters.qwen_code import QwenCodeAdapter, render_settings, result_element
 from agentbench.adapters.registry import ADAPTERS
 from agentbench.models import AgentConfig
@@ -24,7 +23,9 @@ from agentbench.modelserver import openai_chat as wire
 from tests.adapters.helpers import (
     CALC_FILES,
     assert_files_written,
+    recorded_returncode,
     recorded_run,
+    replaying,
     silent_endpoint,
     trial_setup,
 )
@@ -125,31 +126,12 @@ def test_parse_garbage_never_raises(stdout: str) -> None:
         assert usage.error is not None and "heap limit" in usage.error
 
 
-def _replay(name: str) -> Callable[..., process.ProcessResult]:
-    """A runner that replays a recorded run (outputs and exit status) instead of starting the CLI."""
-
-    def run(argv: list[str], **kwargs: Any) -> process.ProcessResult:
-
-        if "stdin_path" not in kwargs:  # NOTE: the harness's own start check, run for real
-
-            return process.run(argv, **kwargs)
-        stdout, stderr = recorded(name)
-        kwargs["stdout_path"].write_text(stdout, encoding="utf-8")
-        kwargs["stderr_path"].write_text(stderr, encoding="utf-8")
-        assert kwargs["stdin_path"].read_text(encoding="utf-8") == "the prompt"
-        code = int((DATA / f"{name}.rc").read_text())
-        return process.ProcessResult(argv=tuple(argv), returncode=code, timed_out=False,
-                                     duration_s=1.0, stdout_path=kwargs["stdout_path"],
-                                     stderr_path=kwargs["stderr_path"])
-
-    return run
-
-
 @pytest.mark.parametrize(("name", "success"), [("success", True), ("conn_error", False),
                                                ("not_found", False), ("crash", False)])
 def test_run_challenge_on_replayed_runs(tmp_path: Path, name: str, success: bool) -> None:
     config = AgentConfig(name="qwen", executable="/bin/true")
-    result = QwenCodeAdapter(config, run=_replay(name)).run_challenge("the prompt", tmp_path, 1)
+    replay = replaying(recorded(name), recorded_returncode(DATA, name))
+    result = QwenCodeAdapter(config, run=replay).run_challenge("the prompt", tmp_path, 1)
     assert result.success is success and result.timed_out is False
     assert (result.error is None) is success
     if success:
