@@ -29,8 +29,7 @@ def command(run_id: str, results_dir: Path, rubric: str | None) -> None:
     from rich.text import Text
 
     from agentbench.cli.progress import RichProgress
-    from agentbench.cli.run import resumed_config
-    from agentbench.report.terminal import aggregate_line, run_table
+    from agentbench.cli.run import print_records, resumed_config
     from agentbench.runner import regrade
 
     config = resumed_config(results_dir, _run_folder(results_dir, run_id))
@@ -39,12 +38,7 @@ def command(run_id: str, results_dir: Path, rubric: str | None) -> None:
     with RichProgress() as progress:
         outcome = regrade(config, progress)
     console = output_console()
-    for agent, record in outcome.records.items():
-        console.print(run_table(record, console.width))
-        console.print(aggregate_line(record))
-        console.print(Text(f"rewrote {outcome.results_files[agent]}"))
-        if agent in outcome.exports:
-            console.print(Text(outcome.exports[agent].describe()))
+    print_records(outcome, console, "rewrote")
     console.print(Text(f"re-scored {sum(len(r.trials) for r in outcome.records.values())} trial(s) "
                        f"of run {config.run_id} in place (each previous record kept as "
                        "record.orig.json beside it)"))

@@ -227,19 +227,26 @@ def resume_with_options(config: RunConfig, options: dict[str, Any], given: froze
 def _print_summary(outcome: RunOutcome) -> None:
     from rich.text import Text
 
-    from agentbench.report.terminal import aggregate_line, run_table
-
     console = output_console()
-    for agent, record in outcome.records.items():
-        console.print(run_table(record, console.width))
-        console.print(aggregate_line(record))
-        console.print(Text(f"results: {outcome.results_files[agent]}"))
-        if agent in outcome.exports:
-            console.print(Text(outcome.exports[agent].describe()))
+    print_records(outcome, console, "results:")
     console.print(Text(f"run folder (prompts, transcripts, logs, workspaces): {outcome.run_dir}"))
     console.print(Text(f"indexed in {outcome.database} (see `agentbench runs`, `agentbench show "
                        f"{outcome.run_dir.name}`)"))
     _print_rubrics(outcome, console)
+
+
+def print_records(outcome: RunOutcome, console: Any, written: str) -> None:
+    """Each agent's run table and aggregate, its results file (after `written`) and its export."""
+    from rich.text import Text
+
+    from agentbench.report.terminal import aggregate_line, run_table
+
+    for agent, record in outcome.records.items():
+        console.print(run_table(record, console.width))
+        console.print(aggregate_line(record))
+        console.print(Text(f"{written} {outcome.results_files[agent]}"))
+        if agent in outcome.exports:
+            console.print(Text(outcome.exports[agent].describe()))
 
 
 def _print_rubrics(outcome: RunOutcome, console: Any) -> None:
