@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
+from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from tests.requirements import missing
 
 TOOLS_BIN = os.path.join(os.environ.get("AGENTBENCH_TOOLS", "/opt/agentbench-tools"), "bin")
@@ -33,3 +34,12 @@ def real_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], str]:
         return path
 
     return find
+
+
+@pytest.fixture
+def server() -> Iterator[RunningServer]:
+    """A scripted model server that writes `a.py` and finishes (11 input, 3 output tokens a call)."""
+    script = Script(files=(ScriptedFile(path="a.py", content="A = 1\n"),), final_message="Finished.",
+                    input_tokens=11, output_tokens=3)
+    with RunningServer(script) as running:
+        yield running

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -115,3 +116,18 @@ def trial_context(root: Path, sandbox: str = "none") -> AdapterContext:
                           scoring_rubric=Rubric(min_files=1))
     return AdapterContext(challenge=challenge, logs_dir=root / "logs", home=root / "home",
                           tmp=root / "tmp", confinement=Confinement(sandbox=sandbox))
+
+
+AIDER_PRICES = {"openai/scripted": {"max_input_tokens": 128000, "max_output_tokens": 8192,
+                                    "input_cost_per_token": 0.000003, "output_cost_per_token": 0.000015,
+                                    "litellm_provider": "openai", "mode": "chat"}}
+"""LiteLLM's metadata of the scripted model (Aider's limits and prices for it)."""
+
+
+def aider_env(tmp_path: Path, url: str) -> tuple[tuple[str, str], ...]:
+    """Aider's environment for the scripted server at `url`, with the scripted model's metadata
+    written to `tmp_path/model-metadata.json`."""
+    metadata = tmp_path / "model-metadata.json"
+    metadata.write_text(json.dumps(AIDER_PRICES), encoding="utf-8")
+    return (("OPENAI_API_BASE", url + "/v1"), ("OPENAI_API_KEY", "sk-scripted"),
+            ("AIDER_MODEL_METADATA_FILE", str(metadata)))

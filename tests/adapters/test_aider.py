@@ -24,6 +24,7 @@ from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
 from tests.adapters.helpers import (
     CALC_FILES,
+    aider_env,
     assert_files_written,
     recorded_run,
     silent_endpoint,
@@ -204,11 +205,6 @@ def test_streamed_text_reply_reports_usage_in_its_last_chunk() -> None:
 
 # --- the real CLI ---------------------------------------------------------------------------------
 
-PRICES = {"openai/scripted": {"max_input_tokens": 128000, "max_output_tokens": 8192,
-                              "input_cost_per_token": 0.000003, "output_cost_per_token": 0.000015,
-                              "litellm_provider": "openai", "mode": "chat"}}
-
-
 @pytest.mark.realcli
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             no_user_keys: None) -> None:
@@ -217,11 +213,8 @@ def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_
                     input_tokens=321, output_tokens=54)
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    metadata = tmp_path / "model-metadata.json"
-    metadata.write_text(json.dumps(PRICES), encoding="utf-8")
     with RunningServer(script) as server:
-        env = (("OPENAI_API_BASE", server.url + "/v1"), ("OPENAI_API_KEY", "sk-scripted"),
-               ("AIDER_MODEL_METADATA_FILE", str(metadata)))
+        env = aider_env(tmp_path, server.url)
         config = AgentConfig(name="aider", executable=executable, model="openai/scripted", env=env)
         result = AiderAdapter(config).run_challenge("Write the calculator package.", workspace, 3)
         ledger = server.ledger

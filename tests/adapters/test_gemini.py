@@ -8,7 +8,7 @@ CLI (installed by ci/install/gemini.sh) end to end.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from agentbench import process
 from agentbench.adapters.gemini import GeminiAdapter, render_settings, result_document, token_totals
 from agentbench.adapters.registry import ADAPTERS
 from agentbench.models import AgentConfig
-from agentbench.modelserver import RunningServer, Script, ScriptedFile
+from agentbench.modelserver import RunningServer, Script
 from agentbench.modelserver import gemini as wire
 from tests.adapters.helpers import (
     CALC_FILES,
@@ -230,14 +230,6 @@ def test_router_and_next_speaker_requests_get_schema_shaped_json() -> None:
                                          "unproductive_state_confidence": {"type": "number"}}}}}
     assert json.loads(wire._parts(Script(files=()), loop)[0]["text"])[
         "unproductive_state_confidence"] == 0.0
-
-
-@pytest.fixture
-def server() -> Iterator[RunningServer]:
-    script = Script(files=(ScriptedFile(path="a.py", content="A = 1\n"),), final_message="Finished.",
-                    input_tokens=11, output_tokens=3)
-    with RunningServer(script) as running:
-        yield running
 
 
 def _post(url: str, body: dict[str, Any]) -> bytes:

@@ -24,15 +24,12 @@ from agentbench.modelserver import RunningServer, Script
 from tests.adapters.helpers import (
     CALC_FILES,
     REAL_CLIS,
+    aider_env,
     assert_files_written,
     scripted_adapter,
     trial_context,
 )
 from tests.adapters.metering import ADVERSARY, KeyedEndpoint, running_keyed_endpoint
-
-PRICES = {"openai/scripted": {"max_input_tokens": 128000, "max_output_tokens": 8192,
-                              "input_cost_per_token": 0.000003, "output_cost_per_token": 0.000015,
-                              "litellm_provider": "openai", "mode": "chat"}}
 
 
 @pytest.fixture
@@ -57,11 +54,8 @@ def test_real_aider_summariser_calls_are_counted(real_cli: Callable[[str], str],
                     input_tokens=321, output_tokens=54)
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    metadata = tmp_path / "model-metadata.json"
-    metadata.write_text(json.dumps(PRICES), encoding="utf-8")
     with RunningServer(script) as server:
-        env = (("OPENAI_API_BASE", server.url + "/v1"), ("OPENAI_API_KEY", "sk-scripted"),
-               ("AIDER_MODEL_METADATA_FILE", str(metadata)))
+        env = aider_env(tmp_path, server.url)
         config = AgentConfig(name="aider", executable=executable, model="openai/scripted", env=env,
                              args=("--max-chat-history-tokens", "10"), meter=True,
                              prices=(ModelPrice(model="openai/scripted", input=3.0, output=15.0),))

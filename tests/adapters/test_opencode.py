@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -193,14 +193,6 @@ WRITE_TOOL = {"type": "function", "function": {"name": "write", "parameters": {
     "type": "object", "properties": {"content": {"type": "string"}, "filePath": {"type": "string"}}}}}
 OTHER_TOOL = {"type": "function", "function": {"name": "bash", "parameters": {"properties": {}}}}
 SYSTEM = {"role": "system", "content": "You are opencode.\n<env>\n  Working directory: /w/proj\n</env>"}
-
-
-@pytest.fixture
-def server() -> Iterator[RunningServer]:
-    script = Script(files=(ScriptedFile(path="a.py", content="A = 1\n"),), final_message="Finished.",
-                    input_tokens=11, output_tokens=3)
-    with RunningServer(script) as running:
-        yield running
 
 
 def _post(url: str, body: Any) -> tuple[int, bytes]:
