@@ -37,6 +37,9 @@ CALC_FILES = (
                  content="from calc.ops import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"),
 )
 """A nested three-file package the real-CLI tests have the scripted model write."""
+CALC_SCRIPT = Script(files=CALC_FILES, final_message="All three files written.", input_tokens=321,
+                     output_tokens=54)
+"""The scripted model's run in the real-CLI tests: it writes CALC_FILES, then a final message."""
 
 
 def assert_files_written(workspace: Path, files: Sequence[ScriptedFile]) -> None:

@@ -24,6 +24,7 @@ from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
 from tests.adapters.helpers import (
     CALC_FILES,
+    CALC_SCRIPT,
     aider_env,
     assert_files_written,
     recorded_run,
@@ -209,8 +210,7 @@ def test_streamed_text_reply_reports_usage_in_its_last_chunk() -> None:
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             no_user_keys: None) -> None:
     executable = real_cli("aider")
-    script = Script(files=CALC_FILES, final_message="All three files written.",
-                    input_tokens=321, output_tokens=54)
+    script = CALC_SCRIPT
     workspace = tmp_path / "ws"
     workspace.mkdir()
     with RunningServer(script) as server:

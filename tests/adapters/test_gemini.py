@@ -22,6 +22,7 @@ from agentbench.modelserver import RunningServer, Script
 from agentbench.modelserver import gemini as wire
 from tests.adapters.helpers import (
     CALC_FILES,
+    CALC_SCRIPT,
     assert_files_written,
     healthy_endpoint,
     recorded_run,
@@ -271,8 +272,7 @@ def test_count_tokens_is_not_charged(server: RunningServer) -> None:
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             model: str | None) -> None:
     executable = real_cli("gemini")
-    script = Script(files=CALC_FILES, final_message="All three files written.",
-                    input_tokens=321, output_tokens=54)
+    script = CALC_SCRIPT
     workspace = tmp_path / "ws"
     workspace.mkdir()
     with RunningServer(script) as server:

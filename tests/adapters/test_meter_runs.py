@@ -23,6 +23,7 @@ from agentbench.models import AgentConfig, ModelPrice
 from agentbench.modelserver import RunningServer, Script
 from tests.adapters.helpers import (
     CALC_FILES,
+    CALC_SCRIPT,
     REAL_CLIS,
     aider_env,
     assert_files_written,
@@ -50,8 +51,7 @@ def test_real_aider_summariser_calls_are_counted(real_cli: Callable[[str], str],
     """A tiny chat-history limit makes Aider summarise after its reply: one more model call, on
     no log of Aider's; the meter counts both calls, exactly as the endpoint's ledger does."""
     executable = real_cli("aider")
-    script = Script(files=CALC_FILES, final_message="All three files written.",
-                    input_tokens=321, output_tokens=54)
+    script = CALC_SCRIPT
     workspace = tmp_path / "ws"
     workspace.mkdir()
     with RunningServer(script) as server:

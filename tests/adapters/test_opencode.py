@@ -28,10 +28,11 @@ from agentbench.adapters.opencode import (
 from agentbench.adapters.registry import ADAPTERS
 from agentbench.errors import ConfigError
 from agentbench.models import AgentConfig
-from agentbench.modelserver import RunningServer, Script, ScriptedFile
+from agentbench.modelserver import RunningServer, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
 from tests.adapters.helpers import (
     CALC_FILES,
+    CALC_SCRIPT,
     assert_files_written,
     recorded_returncode,
     recorded_run,
@@ -275,8 +276,7 @@ def test_write_tool_choice_and_arguments_follow_the_schema() -> None:
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             no_user_endpoint: None) -> None:
     executable = real_cli("opencode")
-    script = Script(files=CALC_FILES, final_message="All three files written.",
-                    input_tokens=321, output_tokens=54)
+    script = CALC_SCRIPT
     workspace = tmp_path / "ws"
     workspace.mkdir()
     with RunningServer(script) as server:

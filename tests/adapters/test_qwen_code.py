@@ -22,6 +22,7 @@ from agentbench.modelserver import RunningServer, Script, ScriptedFile
 from agentbench.modelserver import openai_chat as wire
 from tests.adapters.helpers import (
     CALC_FILES,
+    CALC_SCRIPT,
     assert_files_written,
     recorded_returncode,
     recorded_run,
@@ -187,8 +188,7 @@ def test_json_schema_side_requests_get_schema_shaped_json() -> None:
 def test_real_cli_writes_the_scripted_files(real_cli: Callable[[str], str], tmp_path: Path,
                                             no_user_endpoint: None) -> None:
     executable = real_cli("qwen")
-    script = Script(files=CALC_FILES, final_message="All three files written.",
-                    input_tokens=321, output_tokens=54)
+    script = CALC_SCRIPT
     workspace = tmp_path / "ws"
     workspace.mkdir()
     with RunningServer(script) as server:
