@@ -142,9 +142,7 @@ def _row_label(y: float, label: str, short: Mapping[str, str]) -> Shape:
 def aggregate_chart(c: Comparison) -> Chart:
     """Horizontal bars of the aggregate score, best first, with the interval as a whisker."""
     agents, colour = c.ranked, colours(c)
-    short = short_labels([a.label for a in agents], 26)
-    height = _TOP + _ROW_H * len(agents) + 30
-    shapes = _score_axis(height)
+    short, height, shapes = _bar_frame(agents)
     for i, a in enumerate(agents):
         y = _TOP + i * _ROW_H
         shapes.append(_row_label(y + _ROW_H / 2 - 4, a.label, short))
@@ -175,12 +173,16 @@ def _whisker(a: AgentSummary, y: float) -> list[Shape]:
             Shape(kind="line", x=high, y=y - 6, w=high, h=y + 6, stroke="#111", css="ci")]
 
 
+def _bar_frame(agents: Sequence[AgentSummary]) -> tuple[dict[str, str], float, list[Shape]]:
+    """A chart of one bar row per agent: the short row labels, its height and its score axis."""
+    height = _TOP + _ROW_H * len(agents) + 30
+    return short_labels([a.label for a in agents], 26), height, _score_axis(height)
+
+
 def breakdown_chart(c: Comparison) -> Chart:
     """Stacked bars: the points each component contributes to each agent's aggregate."""
     columns, agents = component_columns(c.rubric), c.ranked
-    short = short_labels([a.label for a in agents], 26)
-    height = _TOP + _ROW_H * len(agents) + 30
-    shapes = _score_axis(height)
+    short, height, shapes = _bar_frame(agents)
     for i, a in enumerate(agents):
         y = _TOP + i * _ROW_H
         shapes.append(_row_label(y + _ROW_H / 2 - 4, a.label, short))
