@@ -367,9 +367,13 @@ class _Counts:
     passed: int
     failed: int
     skipped: int
-    collected: int
     tampering: tuple[str, ...]
     problem: str | None
+
+    @property
+    def collected(self) -> int:
+        """Every counted test (as the toolchains' tallies count it)."""
+        return self.passed + self.failed + self.skipped
 
 
 def judged_hidden_run(judged: Judged, result: CommandResult, resolve: Callable[[str], Role | None],
@@ -384,8 +388,7 @@ def judged_hidden_run(judged: Judged, result: CommandResult, resolve: Callable[[
     voided = [*voiding, *verdict.forged]
     log_canaries(ctx.logs() / "hidden-canaries.json", resolve, judged.outcomes, verdict)
     counted = _Counts(passed=verdict.passed, failed=verdict.failed - verdict.missing,
-                      skipped=verdict.skipped, collected=judged.collected, tampering=judged.tampering,
-                      problem=judged.problem)
+                      skipped=verdict.skipped, tampering=judged.tampering, problem=judged.problem)
     tests = hidden_measurement(counted, result, voided, verdict.missing)
     return HiddenRun(measurement=AcceptanceMeasurement(tests=tests, tampering=tuple(voided),
                                                        uncollected=verdict.missing),
