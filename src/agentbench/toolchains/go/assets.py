@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -58,14 +60,27 @@ write under `--sandbox bwrap`): made by the first step that needs it, then hande
 def trial_build_cache(assets: Path, base: Path, work: Path) -> None:
     """The trial's private copy of the warmed build cache, at `work/gocache`.
 
-    The copy (113 MB: a second each) is made once per trial: the hidden-test run makes it, and the
-    agent's own build and tests take it over afterwards (moved, not copied). Nothing of one trial
-    reaches another: every trial's root is new."""
-    made = base / TRIAL_CACHE
-    if made.is_dir() and not made.is_symlink():
+    The copy (113 MB: a second each) is made once per trial: the hidden-test run makes it in the
+    trial's root, and the agent's own build and tests take it over afterwards (moved, not copied).
+    They run in a fresh folder made inside that root (`metrics.fresh_workspace`), so `base` or its
+    parent holds it; both are harness folders no trial process can add an entry to. Nothing of one
+    trial reaches another: every trial's root is new."""
+    made = next((b / TRIAL_CACHE for b in (base, base.parent) if _made_cache(b / TRIAL_CACHE)), None)
+    if made is not None:
         made.rename(work / "gocache")
     else:
         shutil.copytree(assets / "gocache", work / "gocache", symlinks=True)
+
+
+def _made_cache(path: Path) -> bool:
+    """A cache folder the harness made: a real folder in a folder of the harness's user that no one
+    else may add entries to (never e.g. /tmp, which would hold whatever anyone put there)."""
+    try:
+        info, parent = path.lstat(), path.parent.lstat()
+    except OSError:
+        return False
+    return (stat.S_ISDIR(info.st_mode) and parent.st_uid == os.getuid()
+            and not parent.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 def hidden_build_cache(assets: Path, base: Path) -> Path:
