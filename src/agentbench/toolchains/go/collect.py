@@ -130,6 +130,7 @@ def to_profile(collected: Collected, ctx: MeasureContext, go: Path, work: Path) 
     # cache's outputs alone (an entry the tests planted under its link's action id is never seen)
     caches = ctx.private_dir("gocover-cache")
     env = go_env(go, ctx.dirs, work, layered(ctx.assets, caches))
+    ctx.let_read(caches)
     ctx.let_write(out, *layer_folders(caches))
     inputs = ",".join(str(f) for f in collected.folders)
     result = run_command(CommandSpec(
