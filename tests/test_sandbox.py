@@ -171,12 +171,12 @@ def test_trial_user_cannot_leave_its_cgroup_and_dies_with_it(tmp_path, trial, sa
 
 
 @needs_trial_users
-def test_control_as_root_the_same_daemon_leaves_its_cgroup_and_survives(tmp_path):
+def test_as_root_the_same_daemon_leaves_its_cgroup_but_not_its_supervisor(tmp_path):
     _, out = attack(tmp_path, None, LEAVE_CGROUP, Confinement())
     pid = daemon_pid(out)
     try:
-        assert "MOVED" in out
-        assert alive(pid)  # the attack is real: without a trial user nothing finds this daemon
+        assert "MOVED" in out  # the attack is real: without a trial user it leaves the cgroup ...
+        assert not alive(pid)  # ... but stays below the command's supervisor (a subreaper), which kills it
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)

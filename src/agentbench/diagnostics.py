@@ -256,9 +256,11 @@ def _usage_check(name: str, result: AdapterResult, sent_in: int, sent_out: int) 
     if result.input_tokens is None and result.output_tokens is None:
         return Check(name, "reports usage", True, "this CLI reports no token usage")
     same = (result.input_tokens, result.output_tokens) == (sent_in, sent_out)
+    metered = (result.tokens_source or "").startswith("meter")
     return Check(name, "reports usage", True,
                  f"tokens in/out {result.input_tokens}/{result.output_tokens}; server sent {sent_in}/{sent_out}"
-                 + ("" if same else " (the CLI counts differently)"))
+                 + (" (counted by the harness's meter)" if metered else "")
+                 + ("" if same else " (counted differently)"))
 
 
 def _tail(logs: Path) -> str:

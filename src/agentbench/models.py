@@ -183,7 +183,14 @@ class AdapterResult:
     """Input tokens read from the provider's prompt cache (part of `input_tokens`), where reported."""
     cache_write_tokens: int | None = None
     """Input tokens written to the provider's prompt cache (part of `input_tokens`), where reported."""
+    tokens_source: str | None = None
+    """Where the token counts come from (one of TOKEN_SOURCES): `cli` (the CLI's own report),
+    `meter` (the harness's metering proxy: every call the endpoint answered), `meter-partial` (the
+    meter, but some answers carried no usage: a lower bound). None: `cli` (older records)."""
 
+
+TOKEN_SOURCES: tuple[str, ...] = ("cli", "meter", "meter-partial")
+"""Where a trial's token counts come from."""
 
 COST_SOURCES: tuple[str, ...] = ("cli", "price-table", "unknown")
 """Where a trial's cost comes from."""
@@ -613,6 +620,9 @@ class AgentConfig:
     """For the `command` adapter: `prompt` to feed the prompt on standard input."""
     prices: tuple[ModelPrice, ...] = ()
     """Prices from the agents config's `[prices."MODEL"]` tables (over the shipped price table)."""
+    meter: bool = False
+    """Count tokens with the harness's metering proxy between the CLI and its endpoint (which then
+    holds the API key), not from the CLI's own report (`agentbench.adapters.meter`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -51,6 +51,9 @@ class RunConfig:
     challenge_dirs: tuple[str, ...] = ()
     agents_config: str | None = None
     agent_configs: tuple[tuple[str, AgentConfig], ...] = ()
+    meter: bool = False
+    """`--meter`: every agent's tokens counted by the harness's metering proxy (its agents config
+    entries in `agent_configs` carry `meter` too)."""
     command_timeout_s: float = 600.0
     sandbox: Sandbox = field(default_factory=NoSandbox)
     """How every command of the run is confined (`sandbox_named`; its name is accepted too)."""
@@ -112,6 +115,7 @@ class RunConfig:
                  *(c.source_path.parents[1] for c in self.challenges),
                  *(c.workspace.repo for c in self.challenges if c.workspace and c.workspace.repo)]
         found = [*roots, *(g for root in roots for g in _git_dirs(Path(root).absolute())),
+                 *(c for root in roots for c in _worktree_copies(Path(root).absolute())),
                  self.results_dir, cache_dir(), home_cache(), SHARED_CACHE]
         location = locate(db, self.results_dir)
         if location.kind == "sqlite":
@@ -167,6 +171,27 @@ def _git_dirs(folder: Path) -> list[Path]:
         except OSError:
             return [own]
     return []
+
+
+def _worktree_copies(folder: Path) -> list[Path]:
+    """`folder`'s counterpart in every other worktree of the git repository holding it (the main
+    one and each linked one, from the common git folder's `worktrees/*/gitdir`): each holds its
+    own copy of the challenges."""
+    top = next((p for p in (folder, *folder.parents) if (p / ".git").exists()), None)
+    gits = _git_dirs(folder)
+    if top is None or not gits:
+        return []
+    common = Path(os.path.realpath(gits[-1]))
+    tops = [common.parent] if common.name == ".git" else []
+    try:
+        links = sorted((common / "worktrees").glob("*/gitdir"))
+        tops += [Path(link.read_text(encoding="utf-8", errors="replace")[:4096].strip()).parent
+                 for link in links]
+    except OSError:
+        pass
+    rel = folder.relative_to(top)
+    own = os.path.realpath(top)
+    return [t / rel for t in tops if os.path.realpath(t) != own and (t / rel).exists()]
 
 
 def now_iso() -> str:

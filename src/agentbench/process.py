@@ -5,6 +5,9 @@ input from /dev/null unless given, and stdout/stderr streamed to files with a si
 `Confinement` it also gets its own cgroups (joined as root before it drops to its trial user), rlimits,
 the optional bubblewrap sandbox and a watch on the disk use and file count of its folders.
 
+Every command runs under its own supervisor (`supervise.py`, a child subreaper started in place of
+the command, inside its cgroups, outside its sandbox and trial user), so whatever it starts stays
+below the supervisor however it leaves its session; the supervisor ends all of it with the command.
 At its time limit, on Ctrl-C, on going over a limit, and after it exits, the whole tree is killed.
 Where the tree ran as a trial user inside its own cgroup it cannot leave that cgroup, so the cgroup's
 process list is the whole tree and nothing else is read; otherwise the process group plus every
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
+from agentbench import supervise
 from agentbench.sandbox import Confinement, Limits, TrialUser, confine_argv, setpriv_path
 
 MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
@@ -122,7 +126,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     try:
         full = (confine_argv(argv, confinement, cwd, env.get("PATH", ""), namespaces=mount_namespaces())
                 if confinement else list(argv))
-        proc = _spawn(tree.join_argv(full), cwd, {**env, **tree.tags(confinement)}, stdin_path, pass_fds)
+        proc = _spawn_supervised(tree.join_argv, full, cwd, {**env, **tree.tags(confinement)}, stdin_path,
+                                 pass_fds)
     except OSError as exc:
         tree.remove()
         return _not_started(argv, exc, stdout_path, stderr_path)
@@ -158,6 +163,7 @@ def _finish(proc: subprocess.Popen[bytes], tree: _Tree, watch: _DiskWatch | None
         watch.stop()
     tree.kill(proc.pid)
     proc.wait()
+    supervise.kill_escapees()  # NOTE: any command's, should its supervisor have been killed
     for pump in pumps:
         # NOTE: a process that escaped the kill (possible only without a trial user) may hold the
         # pipe open for ever; its output is then left to the daemon pump thread.
@@ -173,6 +179,38 @@ def _not_started(argv: Sequence[str], exc: OSError, stdout_path: Path, stderr_pa
     return ProcessResult(argv=tuple(argv), returncode=None, timed_out=False, duration_s=0.0,
                          stdout_path=stdout_path, stderr_path=stderr_path,
                          start_error=f"{type(exc).__name__}: {exc}")
+
+
+SUPERVISOR = Path(__file__).with_name("supervise.py")
+"""The per-command supervisor (a child subreaper that ends every descendant, see `supervise`)."""
+
+SUPERVISOR_SLACK_SECONDS = 5.0
+"""How much longer than its grace the harness lets a supervisor take to end its tree."""
+
+
+def _spawn_supervised(
+    wrap: Callable[[list[str]], list[str]], argv: list[str], cwd: Path, env: Mapping[str, str],
+    stdin_path: Path | None, pass_fds: tuple[int, ...],
+) -> subprocess.Popen[bytes]:
+    """Start `argv` under its supervisor (the whole wrapped by `wrap`); raise OSError as a direct
+    start would when `argv` cannot start."""
+    read, write = os.pipe()
+    try:
+        supervised = [sys.executable, "-I", "-S", str(SUPERVISOR), str(os.getpid()), str(write),
+                      str(KILL_GRACE_SECONDS), "--", *argv]
+        proc = _spawn(wrap(supervised), cwd, env, stdin_path, (*pass_fds, write))
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as status:
+        words = status.readline(4096).decode(errors="replace").split(" ", 2)
+    if words[0] == "error":
+        proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe:
+                pipe.close()
+        code = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+        raise OSError(code, words[2].strip() if len(words) > 2 else "could not start")
+    return proc
 
 
 def _spawn(
@@ -354,18 +392,21 @@ def kill_marked(variable: str, value: str) -> int:
 
 
 def _kill(pgid: int | None, members: Callable[[], set[int]]) -> int:
+    """SIGTERM, then SIGKILL what is left. A command's supervisor ends its own tree on SIGTERM
+    (after the same grace), so it is given that time and some more before it is killed."""
     victims = members()
     _signal_all(pgid, victims, signal.SIGTERM)
-    _wait_gone(members)
+    _signal_all(pgid, victims, signal.SIGCONT)  # a stopped process (or supervisor) can then end
+    _wait_gone(members, KILL_GRACE_SECONDS + SUPERVISOR_SLACK_SECONDS)
     stragglers = members()
     _signal_all(pgid, stragglers, signal.SIGKILL)
     if stragglers:
-        _wait_gone(members)  # NOTE: on a loaded machine a killed process shows as alive for a while
+        _wait_gone(members, KILL_GRACE_SECONDS)  # NOTE: a killed process shows as alive a while under load
     return len(victims | stragglers)
 
 
-def _wait_gone(members: Callable[[], set[int]]) -> None:
-    deadline = time.monotonic() + KILL_GRACE_SECONDS
+def _wait_gone(members: Callable[[], set[int]], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and members():
         time.sleep(0.02)
 
@@ -486,7 +527,7 @@ def reap(marker: str, trees: Mapping[int, tuple[Path, ...]]) -> int:
             found |= _live_members(pgid, None)
         return found
 
-    killed = _kill(None, members)
+    killed = _kill(None, members) + supervise.kill_escapees()
     _remove_cgroups(groups)
     return killed
 

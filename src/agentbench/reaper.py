@@ -2,7 +2,8 @@
 
 It reads the harness's announcements on standard input (`tree PGID CGROUP...`, `done PGID`) until
 end-of-file, which comes when the harness ends in any way, SIGKILL included; then it kills whatever
-of the run is left (see `process.reap`) and exits. It ignores the terminal's signals: Ctrl-C and a
+of the run is left (see `process.reap`), and any command's escapees (tagged processes whose
+supervisor is gone, see `supervise.escapees`), and exits. It ignores the terminal's signals: Ctrl-C and a
 hang-up are the harness's to handle, and the watchdog must outlive the harness to sweep after it.
 """
 

@@ -104,6 +104,7 @@ def save_plan(config: RunConfig) -> RunPlan:
         challenge_dirs=config.challenge_dirs, trials=config.trials, rubric=config.rubric,
         model=config.model, agents_config=config.agents_config, sandbox=config.sandbox.name,
         agent_timeout_s=config.agent_timeout_s, created_at=now_iso(), attempts=config.attempts,
+        meter=config.meter,
     )
     config.run_dir.make()
     config.run_dir.write_plan(plan)
@@ -172,7 +173,8 @@ def _run_info(plan: RunPlan, config: RunConfig, versions: dict[str, str | None],
     models = tuple((a, config.model or (configs[a].model if a in configs else None), versions.get(a))
                    for a in config.agents)
     extra = (("jobs", config.jobs), ("retries", config.retries), ("executor", config.executor),
-             *((("attempts", config.attempts),) if config.attempts > 1 else ()))
+             *((("attempts", config.attempts),) if config.attempts > 1 else ()),
+             *((("meter", True),) if config.meter else ()))
     return replace(info_from_plan(plan, config.results_dir, status="running", extra=extra),
                    agent_models=models, isolation=isolation, agentbench_version=__version__)
 

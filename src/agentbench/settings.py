@@ -5,6 +5,7 @@
     model = "claude-sonnet-4-5"
     args = ["--verbose"]
     env = { ANTHROPIC_BASE_URL = "http://127.0.0.1:8765" }
+    meter = true                      # count tokens at the harness's proxy, not from the CLI
 
     [agents.my-agent]                 # a new agent name, driven by the generic `command` adapter
     adapter = "command"
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from agentbench.models import AgentConfig
 from agentbench.pricing import parse_prices
 
 DEFAULT_FILE = "agentbench.toml"
-_FIELDS = ("adapter", "executable", "args", "env", "model", "command", "stdin")
+_FIELDS = ("adapter", "executable", "args", "env", "model", "command", "stdin", "meter")
 
 
 def find_agents_config(explicit: Path | None = None) -> Path | None:
@@ -70,6 +71,16 @@ def load_agents_config(path: Path | None) -> dict[str, AgentConfig]:
     return {name: replace(_agent(path, name, body), prices=prices) for name, body in agents.items()}
 
 
+def with_meter(configs: Mapping[str, AgentConfig], agents: Iterable[str]) -> dict[str, AgentConfig]:
+    """`configs` with `meter` on for each of `agents` (`run --meter`); an agent the file does not
+    configure gets an entry of its own, with the file's prices."""
+    prices = next((c.prices for c in configs.values() if c.prices), ())
+    metered = dict(configs)
+    for agent in agents:
+        metered[agent] = replace(metered.get(agent) or AgentConfig(name=agent, prices=prices), meter=True)
+    return metered
+
+
 def _agent(path: Path, name: str, body: Any) -> AgentConfig:
     where = f"{path}: [agents.{name}]"
     if not isinstance(body, dict):
@@ -86,7 +97,15 @@ def _agent(path: Path, name: str, body: Any) -> AgentConfig:
         model=_opt_str(where, body, "model"),
         command=_str_list(where, body, "command"),
         stdin=_opt_str(where, body, "stdin"),
+        meter=_bool(where, body, "meter"),
     )
+
+
+def _bool(where: str, body: Mapping[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: '{key}' must be true or false, got {type(value).__name__}")
+    return value
 
 
 def _opt_str(where: str, body: Mapping[str, Any], key: str) -> str | None:

@@ -67,14 +67,12 @@ def test_the_trajectory_agrees_with_the_model_servers_log(agent, real_cli, tmp_p
     # tokens: each turn's where the CLI reports them per turn, never a placeholder
     inputs = [m.input_tokens for m in models if m.input_tokens is not None]
     outputs = [m.output_tokens for m in models if m.output_tokens is not None]
-    if agent in ("aider", "opencode", "gemini", "qwen", "claude-code"):
+    if agent in ("aider", "opencode", "gemini", "qwen", "claude-code", "codex"):
         assert inputs == [1234] * main
-    if agent in ("aider", "opencode", "gemini"):
+    if agent in ("aider", "opencode", "gemini", "codex"):  # Codex's: from its session log
         assert outputs == [56] * main
     if agent == "claude-code":
         assert all(o == 56 for o in outputs)  # a start-of-response placeholder is not kept
-    if agent == "codex":  # per Codex turn (one here), on its last model step
-        assert sum(inputs) == 1234 * main and sum(outputs) == 56 * main
     if agent == "aider":  # exact, not the rounded "1.2k" of its output
         assert (result.input_tokens, result.output_tokens) == (1234 * main, 56 * main)
         contents = {s.target: json.loads(s.args)["content"] for s in writes}

@@ -137,9 +137,10 @@ def go_attacks(request: pytest.FixtureRequest, shared_folder: Path) -> AttackRun
                           files=GO_AGENTS)
 
 
-COUNTED = 9
-"""go-calc's hidden tests that count: 9 of its 10 have a verified canary; a test no canary guards is
-run and reported but not counted (docs/scoring-integrity.md)."""
+COUNTED = 10
+"""go-calc's hidden tests that count: all 10 have a verified canary (TestDivZero's, an error check,
+expects the opposite; a test no canary guards would be run and reported but not counted,
+docs/scoring-integrity.md)."""
 
 
 def test_reference_scores_full_marks_and_noop_nothing(go_attacks):
@@ -159,7 +160,9 @@ def test_a_stub_does_not_outscore_a_solution_when_verified(go_attacks):
 def test_wrong_but_green_code_is_caught_by_the_hidden_tests(go_attacks):
     t = go_attacks.trial("go-wrong-green")
     assert t.measurements.tests.passed == t.measurements.tests.total == 2
-    assert go_attacks.hidden("go-wrong-green") == (5, COUNTED)
+    # 5 honest passes, less 1: TestDivZero's twin (`err != nil`) passes beside its failing twin, as a
+    # product that never errs does honestly; it cancels one pass (a forger flipping it gains nothing)
+    assert go_attacks.hidden("go-wrong-green") == (4, COUNTED)
     assert t.verified_score.total <= 60
 
 
@@ -171,7 +174,7 @@ def test_skipped_tests_are_not_passed(go_attacks):
 def test_planted_configuration_does_not_redirect_the_go_command(go_attacks):
     tests = go_attacks.trial("go-planted-config").measurements.tests
     assert (tests.passed, tests.failed, tests.problem) == (2, 1, None)
-    assert go_attacks.hidden("go-planted-config") == (5, COUNTED)
+    assert go_attacks.hidden("go-planted-config") == (4, COUNTED)
 
 
 def test_an_exit_status_forced_to_zero_voids_the_own_tests(go_attacks):

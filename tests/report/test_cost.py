@@ -64,3 +64,15 @@ def test_csv_and_json_give_null_and_the_source_never_zero():
     agents = {a["label"]: a for a in body["agents"]}
     assert agents["opencode"]["run_cost_usd"] is None and agents["opencode"]["run_cost_unknown"] == 24
     assert agents["codex"]["run_cost_usd"] == 0.48 or abs(agents["codex"]["run_cost_usd"] - 0.48) < 1e-9
+
+
+def test_the_usage_table_says_where_tokens_came_from():
+    metered = _with_costs(make_run("aider", NOISY_A), 0.02, "price-table")
+    metered = replace(metered, trials=tuple(replace(t, adapter=replace(t.adapter, tokens_source="meter"))
+                                            for t in metered.trials))
+    reported = _with_costs(make_run("codex", NOISY_B), 0.02, "price-table")
+    table = usage(build_comparison([metered, reported]))
+    rows = {r[0]: dict(zip(table.headers, r, strict=True)) for r in table.rows}
+    assert rows["aider"]["Tokens from"] == "meter 24" and rows["codex"]["Tokens from"] == "cli 24"
+    plain = usage(build_comparison([reported]))
+    assert "Tokens from" not in plain.headers  # shown once some agent's tokens were metered

@@ -32,3 +32,16 @@ def test_text_a_spreadsheet_would_evaluate_is_made_inert():
     rows = list(csv.reader(io.StringIO(render(c, Format.CSV))))
     assert all(not cell.startswith(("=", "+", "@")) for row in rows for cell in row)
     assert rows[1][0] == "'" + evil and inert("-1") == "'-1" and inert("a-1") == "a-1"
+
+
+def test_tokens_source_says_cli_or_meter_and_nothing_without_tokens():
+    from dataclasses import replace
+
+    run = make_run("a", NOISY_A, cost=0.25)
+    first, second, *rest = run.trials
+    metered = replace(first, adapter=replace(first.adapter, tokens_source="meter"))
+    run = replace(run, trials=(metered, second, *rest))
+    c = build_comparison([run, make_run("b", NOISY_B)])
+    rows = list(csv.DictReader(io.StringIO(render(c, Format.CSV))))
+    assert rows[0]["tokens_source"] == "meter" and rows[1]["tokens_source"] == "cli"
+    assert {r["tokens_source"] for r in rows if r["agent"] == "b"} == {""}  # no tokens reported

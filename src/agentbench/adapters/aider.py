@@ -160,6 +160,10 @@ class AiderAdapter(CommandAdapter):
             return None
         return Endpoint(protocol=OPENAI, base_url=base, key=self.variable("OPENAI_API_KEY"))
 
+    def meter_variables(self, endpoint: Endpoint) -> tuple[str, ...]:
+        """The base-URL variable LiteLLM reads for the endpoint's provider (none known for Gemini)."""
+        return {OPENAI: ("OPENAI_API_BASE",), ANTHROPIC: ("ANTHROPIC_API_BASE",)}.get(endpoint.protocol, ())
+
     def build_argv(self, prompt: str, setup: TrialSetup) -> list[str]:
         """One message from the prompt file, every question answered yes, no git, files in whole."""
         home = setup.home

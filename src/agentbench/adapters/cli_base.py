@@ -16,6 +16,7 @@ not possible is the CLI run for it, confined like the agent, for a few seconds, 
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -40,8 +41,9 @@ from agentbench.adapters.failures import (
     start_check_argv,
     workspace_state,
 )
+from agentbench.adapters.meter import METER_LOG, Meter, MeterReading, unmeterable, write_reading
 from agentbench.adapters.versions import VersionSource, read_version
-from agentbench.errors import RunError
+from agentbench.errors import ConfigError, RunError
 from agentbench.models import AdapterResult, AgentConfig
 from agentbench.pricing import CallTokens, estimate, find_price
 from agentbench.sandbox import Confinement, best_sandbox
@@ -65,6 +67,12 @@ VERSION_OUTPUT_BYTES = 4096
 
 _TAIL_LINES = 40
 """Lines at the end of stdout searched for the endpoint's error (earlier ones hold the agent's work)."""
+
+_ADAPTER_KEY = re.compile(r"(KEY|TOKEN)$")
+"""Names of keys among an adapter's own variables (blanked under the meter, but the metered one's)."""
+
+_PROVIDER_KEY = re.compile(r"_API_KEY$|_AUTH_TOKEN$")
+"""Names of model-provider keys among the agents config's other variables (blanked too)."""
 
 STOP_VARIABLE = "AGENTBENCH_STOP_MARKER"
 """Carried by an agent's processes so that a watch outside `process.run` (`LogTail`) can end them."""
@@ -168,12 +176,16 @@ class CommandAdapter(AgentAdapter):
         return None
 
     def preflight(self) -> None:
-        """Fail before the run starts when the CLI is missing (raises AgentUnavailableError)."""
+        """Fail before the run starts when the CLI is missing (raises AgentUnavailableError), or
+        under `meter` when its endpoint cannot be metered (ConfigError)."""
         if self.resolve_executable() is None:
             raise AgentUnavailableError(
                 f"{self.name}: executable '{self.wanted_executable()}' not found",
                 f"install it ({self.package})" if self.package else "check the agents config file",
             )
+        if self.config.meter:
+            with tempfile.TemporaryDirectory(prefix="agentbench-meter-check-") as scratch:
+                self.meter_target(_setup("", Path(scratch), None, Path(scratch), self.config.model))
 
     def wanted_executable(self) -> str:
         """The executable asked for: the config's, else the adapter's own."""
@@ -245,7 +257,72 @@ class CommandAdapter(AgentAdapter):
         """Run the CLI on `prompt` in `output_dir` until it exits or its time limit."""
         with tempfile.TemporaryDirectory(prefix="agentbench-agent-") as scratch:
             setup = _setup(prompt, output_dir, context, Path(scratch), self.config.model)
+            if self.config.meter:
+                return self._run_metered(prompt, setup, time_limit_minutes * 60.0)
             return self._run_cli(prompt, setup, time_limit_minutes * 60.0)
+
+    def meter_variables(self, endpoint: Endpoint) -> tuple[str, ...]:
+        """The variables naming the base URL the CLI sends `endpoint`'s requests to (default: those
+        `scripted_env` points at a server)."""
+        return tuple(name for name, value in self.scripted_env if "{url}" in value)
+
+    def _run_metered(self, prompt: str, setup: TrialSetup, timeout_s: float) -> AdapterResult:
+        """Run the CLI through the harness's metering proxy; its tokens are what the meter counted."""
+        endpoint, names = self.meter_target(setup)
+        with Meter(endpoint) as meter:
+            metered = copy.copy(self)
+            metered.config = replace(self.config, meter=False, env=tuple(sorted(
+                self._metered_env(endpoint, names, meter).items())))
+            result = metered._run_cli(prompt, setup, timeout_s)
+            reading = meter.reading()
+        write_reading(setup.logs_dir / METER_LOG, reading)
+        return self._with_reading(result, reading)
+
+    def meter_target(self, setup: TrialSetup) -> tuple[Endpoint, tuple[str, ...]]:
+        """The endpoint to meter and the variables that point the CLI at it (raises ConfigError
+        when the agent cannot be metered)."""
+        endpoint = self.endpoint(setup)
+        names = self.meter_variables(endpoint) if endpoint else ()
+        if endpoint is None or not names:
+            raise ConfigError(f"{self.name}: cannot meter this agent: its model endpoint is not known",
+                              "set the base URL and key in the agents config's env, or drop `meter`")
+        problem = unmeterable(endpoint)
+        if problem:
+            raise ConfigError(f"{self.name}: cannot meter this agent: {problem}",
+                              "give an http(s) base URL in the agents config's env, or drop `meter`")
+        return endpoint, names
+
+    def _metered_env(self, endpoint: Endpoint, names: tuple[str, ...], meter: Meter) -> dict[str, str]:
+        """The config's env with the base URL pointing at the meter, the endpoint's key replaced by
+        the trial's token, and every other model key blanked: the adapter's own key variables and
+        any `*_API_KEY` / `*_AUTH_TOKEN` of the config's env."""
+        env = dict(self.config.env)
+        for name in {*self.passthrough_env, *env}:
+            value = self.variable(name)
+            if value and endpoint.key and value == endpoint.key:
+                env[name] = meter.token or ""
+            elif value and (_ADAPTER_KEY if name in self.passthrough_env else _PROVIDER_KEY).search(name):
+                env[name] = ""
+        env.update(dict.fromkeys(names, meter.base_url))
+        env["NO_PROXY"] = ",".join(filter(None, ("127.0.0.1,localhost", self.variable("NO_PROXY"))))
+        return env
+
+    def _with_reading(self, result: AdapterResult, reading: MeterReading) -> AdapterResult:
+        """`result` with the meter's tokens, and a cost from them where the model is priced; else the
+        CLI's own cost only when its tokens are the meter's (it then priced every call); else unknown."""
+        totals = reading.totals
+        model = result.model or (reading.models[0] if reading.models else None)
+        usage = Usage(input_tokens=totals.input, output_tokens=totals.output, model=model,
+                      cache_read_tokens=totals.cache_read, cache_write_tokens=totals.cache_write,
+                      calls=reading.calls)
+        cost, source = self._metered_cost(usage, reading)
+        agrees = (result.input_tokens, result.output_tokens) == (totals.input, totals.output)
+        if cost is None and result.cost_source == "cli" and agrees and not reading.unmetered:
+            cost, source = result.cost_usd, "cli"  # NOTE: the CLI's figure covers every call
+        return replace(result, input_tokens=totals.input, output_tokens=totals.output,
+                       cache_read_tokens=totals.cache_read, cache_write_tokens=totals.cache_write,
+                       cost_usd=cost, cost_source=source, model=model,
+                       tokens_source="meter-partial" if reading.unmetered else "meter")
 
     def _run_cli(self, prompt: str, setup: TrialSetup, timeout_s: float) -> AdapterResult:
         self.preflight()
@@ -350,8 +427,30 @@ class CommandAdapter(AgentAdapter):
             cache_write_tokens=usage.cache_write_tokens, final_message=usage.final_message[:4000],
             error=None if ok else error,
             output_dropped_bytes=result.output_dropped_bytes, limit_hit=result.limit_hit,
-            model=usage.model,
+            model=usage.model, tokens_source="cli" if usage.input_tokens is not None else None,
         )
+
+    def _metered_cost(self, usage: Usage, reading: MeterReading) -> tuple[float | None, str]:
+        """The cost of the metered calls: unknown when some went unmetered; where the endpoint said
+        which model answered each call, each call priced by that model (a weak model for
+        summaries, or a model other than the configured one), unknown when one has no price;
+        else priced by the trial's model."""
+        if reading.unmetered:
+            return None, "unknown"
+        answered = reading.call_models
+        if not answered or len(answered) != len(reading.calls) or not all(answered):
+            return self.cost(usage)
+        total = 0.0
+        for model in sorted({m for m in answered if m}):
+            group = [c for c, m in zip(reading.calls, answered, strict=True) if m == model]
+            price = find_price(model, self.config.prices)
+            summed = CallTokens(sum(c.input for c in group), sum(c.output for c in group),
+                                sum(c.cache_read for c in group), sum(c.cache_write for c in group))
+            cost = estimate(price, summed, group) if price else None
+            if cost is None:
+                return None, "unknown"
+            total += cost
+        return round(total, 6), "price-table"
 
     def cost(self, usage: Usage,
              requests: Callable[[], tuple[CallTokens, ...]] = tuple) -> tuple[float | None, str]:

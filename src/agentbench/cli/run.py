@@ -14,11 +14,11 @@ from agentbench.cli import agents_config_option, challenges_option, output_conso
 from agentbench.errors import RunError, RunInterruptedError, UsageError, interrupt_exit_code
 from agentbench.executors import EXECUTORS
 from agentbench.loader import discover_challenges, select_challenges
-from agentbench.models import TIERS, Challenge
+from agentbench.models import TIERS, AgentConfig, Challenge
 from agentbench.runner import RunConfig, RunOutcome, execute, new_run_id
 from agentbench.sandbox import SANDBOXES, Sandbox, sandbox_named
 from agentbench.scoring import RUBRICS
-from agentbench.settings import find_agents_config, load_agents_config
+from agentbench.settings import find_agents_config, load_agents_config, with_meter
 from agentbench.store import RunDir
 
 
@@ -43,6 +43,9 @@ from agentbench.store import RunDir
               help="Score weighting: the seed's, or `verified` (every seed component x the hidden-test "
                    "pass rate). Both are always recorded.")
 @click.option("--model", help="Model name passed to the agent CLIs.")
+@click.option("--meter", is_flag=True,
+              help="Count every agent's tokens at a proxy the harness owns between the CLI and its "
+                   "model endpoint (it holds the API key), not from the CLI's own report.")
 @click.option("--sandbox", type=click.Choice(SANDBOXES), default="none", show_default=True,
               help="Confine agents and commands: `bwrap` = PID namespace, read-only host, only the "
                    "trial's folders writable.")
@@ -125,7 +128,8 @@ def build_config(options: dict[str, Any], given: frozenset[str] = frozenset()) -
         model=options["model"], challenge_dirs=tuple(str(Path(d).absolute()) for d in options["challenge_dirs"]),
         sandbox=sandbox_named(options["sandbox"]), agent_timeout_s=options["agent_timeout"],
         executor=options["executor"], executor_address=options["executor_address"], agents_config=str(config_path.resolve()) if config_path else None,
-        agent_configs=tuple(load_agents_config(config_path).items()),
+        agent_configs=_configs(load_agents_config(config_path), agents, options["meter"]),
+        meter=options["meter"],
     )
     return config, ({agents[0]: options["output"]} if options["output"] else {})
 
@@ -168,9 +172,15 @@ def resumed_config(results_dir: Path, run_id: str) -> RunConfig:
         results_dir=results_dir, run_id=plan.run_id, trials=plan.trials, rubric=plan.rubric,
         model=plan.model, challenge_dirs=plan.challenge_dirs, agents_config=plan.agents_config,
         sandbox=_plan_sandbox(plan.sandbox), agent_timeout_s=plan.agent_timeout_s,
-        attempts=plan.attempts, agent_configs=tuple(load_agents_config(
-            Path(plan.agents_config) if plan.agents_config else None).items()),
+        attempts=plan.attempts, meter=plan.meter, agent_configs=_configs(load_agents_config(
+            Path(plan.agents_config) if plan.agents_config else None), plan.agents, plan.meter),
     )
+
+
+def _configs(configs: dict[str, AgentConfig], agents: tuple[str, ...],
+             meter: bool) -> tuple[tuple[str, AgentConfig], ...]:
+    """The agents config's entries, with `meter` on for every agent under `--meter`."""
+    return tuple((with_meter(configs, agents) if meter else configs).items())
 
 
 def _plan_sandbox(name: str) -> Sandbox:
@@ -183,7 +193,7 @@ def _plan_sandbox(name: str) -> Sandbox:
 
 
 PLAN_OPTIONS = ("agents", "challenge_ids", "tier", "language", "run_all", "trials", "rubric", "model", "sandbox",
-                "agent_timeout", "run_id", "challenge_dirs", "agents_config", "attempts")
+                "agent_timeout", "run_id", "challenge_dirs", "agents_config", "attempts", "meter")
 """Options that define what a run is: fixed by its plan once it started."""
 
 _FLAGS = {"agents": "--agent", "challenge_ids": "--challenge", "run_all": "--all",
@@ -197,7 +207,7 @@ def _same_agents_config(config: RunConfig, options: dict[str, Any]) -> bool:
         return False
     if config.agents_config and Path(given).resolve() == Path(config.agents_config).resolve():
         return True
-    return tuple(load_agents_config(Path(given)).items()) == config.agent_configs
+    return _configs(load_agents_config(Path(given)), config.agents, config.meter) == config.agent_configs
 
 
 def resume_with_options(config: RunConfig, options: dict[str, Any], given: frozenset[str]) -> RunConfig:

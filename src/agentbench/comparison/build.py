@@ -29,6 +29,8 @@ from agentbench.errors import ResultsFileError
 from agentbench.models import (
     COST_SOURCES,
     TIERS,
+    TOKEN_SOURCES,
+    AdapterResult,
     RunRecord,
     ScoreBreakdown,
     TrialRecord,
@@ -258,6 +260,7 @@ def _agent_summary(label: str, ident: _Identity, run: RunRecord, all_cells: Sequ
         points_per_dollar=(aggregate / cost_mean if aggregate is not None and cost_mean
                            and not sources["unknown"] else None),
         cost_sources=tuple((s, sources[s]) for s in COST_SOURCES if sources[s]),
+        token_sources=_token_sources(adapters),
         run_cost_usd=run_cost, run_cost_unknown=run_unknown,
         mean_input_tokens=_mean_or_none(a.input_tokens for a in adapters),
         mean_output_tokens=_mean_or_none(a.output_tokens for a in adapters),
@@ -323,8 +326,21 @@ def _trial_row(label: str, run_id: str, trial: TrialRecord, field: str) -> Trial
         cost_usd=known_cost(adapter), cost_source=cost_source_of(adapter) if adapter else "unknown",
         input_tokens=adapter.input_tokens if adapter else None,
         output_tokens=adapter.output_tokens if adapter else None,
+        tokens_source=_tokens_source(adapter),
         run_id=run_id, logs_dir=trial.logs_dir, note=_note(trial), **_change_fields(trial),
     )
+
+
+def _token_sources(adapters: Sequence[AdapterResult]) -> tuple[tuple[str, int], ...]:
+    counts = Counter(s for s in map(_tokens_source, adapters) if s)
+    return tuple((s, counts[s]) for s in TOKEN_SOURCES if counts[s])
+
+
+def _tokens_source(adapter: AdapterResult | None) -> str | None:
+    """Where a trial's tokens come from (older records without it: the CLI's report)."""
+    if adapter is None or (adapter.input_tokens is None and adapter.output_tokens is None):
+        return None
+    return adapter.tokens_source or "cli"
 
 
 def _change_fields(trial: TrialRecord) -> dict[str, Any]:

@@ -102,6 +102,9 @@ class TrialRow:
     """Under `--attempts 2`: whether the last attempt passed (None: one attempt)."""
     cost_source: str = "unknown"
     """Where the cost comes from: `cli`, `price-table` or `unknown` (`models.COST_SOURCES`)."""
+    tokens_source: str | None = None
+    """Where the tokens come from: `cli`, `meter` or `meter-partial` (`models.TOKEN_SOURCES`);
+    None: no tokens known."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,6 +235,9 @@ class AgentSummary:
     cost_sources: tuple[tuple[str, int], ...] = ()
     """Scored trials per cost source (`cli`, `price-table`, `unknown`); costs above are over the
     trials whose cost is known."""
+    token_sources: tuple[tuple[str, int], ...] = ()
+    """Scored trials with tokens per token source (`cli`: the CLI's report, `meter`: the harness's
+    metering proxy, `meter-partial`: a lower bound); the two are not like for like."""
     run_cost_usd: float | None = None
     """Cost per run: the known costs of every trial of the agent's run, scored or not (None: none
     known)."""

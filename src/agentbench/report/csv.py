@@ -18,7 +18,7 @@ COLUMNS: tuple[str, ...] = (
     "agent", "adapter", "model", "cli_version", "rank", "rank_score", "run_id", "challenge_id",
     "trial", "status",
     "score", "hidden_passed", "hidden_total", "time_s", "cost_usd", "cost_source", "input_tokens",
-    "output_tokens", "logs_dir", "note",
+    "output_tokens", "logs_dir", "note", "tokens_source",
 )
 """Header of the CSV file, in order."""
 
@@ -51,5 +51,5 @@ def render_csv(comparison: Comparison) -> str:
             t.challenge_id, t.trial, t.status,
             t.score, t.hidden_passed, t.hidden_total, t.time_s, t.cost_usd, t.cost_source,
             t.input_tokens,
-            t.output_tokens, t.logs_dir, t.note)])
+            t.output_tokens, t.logs_dir, t.note, t.tokens_source)])
     return out.getvalue()

@@ -202,22 +202,29 @@ def breakdown(c: Comparison) -> TableView:
 
 
 def usage(c: Comparison) -> TableView:
-    """Time, cost and tokens per trial: medians, 90th percentiles, totals, score per dollar."""
+    """Time, cost and tokens per trial: medians, 90th percentiles, totals, score per dollar; where
+    the tokens come from once any agent's were metered (not like for like with a CLI's report)."""
+    metered = any(s != "cli" for a in c.ranked for s, _ in a.token_sources)
     rows = tuple((
         a.label, seconds(a.median_time_s), seconds(a.p90_time_s), money(a.median_cost_usd),
         money(a.p90_cost_usd), run_cost(a),
         "-" if a.points_per_dollar is None else fixed(a.points_per_dollar, 0), cost_sources(a),
-        number(a.mean_input_tokens, digits=0), number(a.mean_output_tokens, digits=0))
+        number(a.mean_input_tokens, digits=0), number(a.mean_output_tokens, digits=0),
+        *((" · ".join(f"{s.replace('-', ' ')} {n}" for s, n in a.token_sources) or "-",)
+          if metered else ()))
         for a in c.ranked)
     return TableView(
         id="usage", title="Time, cost and tokens per trial",
         headers=("Agent", "Median time", "p90 time", "Median cost", "p90 cost", "Cost per run",
-                 "Points per $", "Cost from", "Tokens in", "Tokens out"), rows=rows,
+                 "Points per $", "Cost from", "Tokens in", "Tokens out",
+                 *(("Tokens from",) if metered else ())), rows=rows,
         caption="Over scored trials; a cost comes from the CLI's own report (cli), else from the "
                 "tokens and AgentBench's price table (price table), else it is unknown: never "
                 "counted as $0, left out of the medians, and no points per $ (the score divided "
                 "by the mean cost per trial) while any trial's cost is unknown. Cost per run: "
-                "every trial of the run; tokens: means.")
+                "every trial of the run; tokens: means"
+                + (", from the CLI's own report (cli) or counted by the harness's metering proxy "
+                   "(meter: every call the endpoint answered)." if metered else "."))
 
 
 def run_cost(a: AgentSummary) -> str:

@@ -100,6 +100,9 @@ class Confinement:
     cache. bwrap covers each with an empty tmpfs (a file with /dev/null); paths named on the command
     line inside them stay visible. Without a sandbox, a trial user's tree runs in a private mount
     namespace with the same covers (see `hide_argv`); AgentBench's own user cannot be kept out."""
+    undumpable: bool = False
+    """Run a trial user's tree undumpable (`setpriv_argv`): no process of that user can reach its
+    processes' descriptors or memory. No effect without a trial user."""
 
     def __post_init__(self) -> None:
         if isinstance(self.sandbox, str):  # NOTE: a name, from an untyped caller
@@ -124,7 +127,8 @@ def confine_argv(argv: Sequence[str], confinement: Confinement, cwd: Path,
 
     Raises FileNotFoundError when a trial user is asked for and `setpriv` is not installed.
     """
-    inner = (*prlimit_argv(confinement.limits), *setpriv_argv(confinement.user), *argv)
+    inner = (*prlimit_argv(confinement.limits),
+             *setpriv_argv(confinement.user, undumpable=confinement.undumpable), *argv)
     command = Command(argv=tuple(argv), inner=inner, cwd=cwd, search_path=search_path,
                       user=confinement.user, namespaces=namespaces)
     return confinement.sandbox.wrap(command, confinement.view)

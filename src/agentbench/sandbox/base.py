@@ -142,14 +142,27 @@ def prlimit_argv(limits: Limits) -> list[str]:
     return [exe, *flags, "--"] if flags else []
 
 
-def setpriv_argv(user: TrialUser | None) -> list[str]:
-    """Drop to `user` for good: real/effective/saved ids, no groups, no capabilities, no_new_privs."""
+UNDUMPABLE_REAL_GID = 65534
+"""The real group id of an undumpable command (`nogroup`: files are reached by the effective one)."""
+
+
+def setpriv_argv(user: TrialUser | None, *, undumpable: bool = False) -> list[str]:
+    """Drop to `user` for good: real/effective/saved ids, no groups, no capabilities, no_new_privs.
+
+    `undumpable`: the real group id differs from the effective and saved ones (the trial's group,
+    which every file access uses). The kernel then makes every program the tree executes undumpable
+    (`begin_new_exec`: ids that differ), and no process can match all of a tree process's group ids,
+    so no process of the trial user, not even its own child, can ptrace it or open its
+    `/proc/<pid>/fd`, `mem` or `environ`. glibc then drops `TMPDIR` (and `LD_*`) from the environment
+    of every program the tree starts (secure mode)."""
     if user is None:
         return []
     exe = setpriv_path()
     if exe is None:
         raise FileNotFoundError("setpriv (util-linux) is not installed: cannot run as the trial user")
-    return [exe, f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--no-new-privs",
+    real_gid = (UNDUMPABLE_REAL_GID if user.gid != UNDUMPABLE_REAL_GID else UNDUMPABLE_REAL_GID - 1)
+    groups = ([f"--rgid={real_gid}", f"--egid={user.gid}"] if undumpable else [f"--regid={user.gid}"])
+    return [exe, f"--reuid={user.uid}", *groups, "--clear-groups", "--no-new-privs",
             "--inh-caps=-all", "--bounding-set=-all", "--"]
 
 

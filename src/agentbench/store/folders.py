@@ -72,6 +72,8 @@ class RunPlan:
     """ISO-8601 UTC creation time."""
     attempts: int = 1
     """Attempts per trial (`--attempts`: 2 gives a failing first attempt its tests' output)."""
+    meter: bool = False
+    """`--meter`: every agent's tokens counted by the harness's metering proxy."""
     agent_models: tuple[tuple[str, str], ...] = ()
     """(agent, model) for each agent whose model was set (`--model`, else its agents config
     entry); agents absent use the CLI's own default."""

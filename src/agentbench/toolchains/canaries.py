@@ -28,14 +28,29 @@ Hidden tests the reference reported are all expected; one not reported counts as
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GENERATOR_VERSION = "7"
-"""Changes whenever canary generation changes (part of the cache key)."""
+_GENERATORS = ("canaries.py", "python/canaries.py", "node/canaries.py", "node/truths.py", "go/canaries.py",
+               "go/tables.py", "go/errchecks.py")
+
+
+def _generator_digest() -> str:
+    digest = hashlib.sha256()
+    for rel in _GENERATORS:
+        path = Path(__file__).parent / rel
+        digest.update(path.read_bytes() if path.is_file() else b"-")
+    return digest.hexdigest()[:12]
+
+
+GENERATOR_VERSION = "9-" + _generator_digest()
+"""Changes whenever canary generation changes (part of the cache key): a number bumped by hand and
+a digest of the generating modules' source, so a catalog cached by other generator code (another
+checkout sharing the cache) is never read."""
 MUST_FAIL = -1
 """`Mutation.site` of a challenge's own `must_fail` test (run unchanged, without a twin)."""
 WEAK_LIMIT = 2
@@ -151,6 +166,21 @@ class Role:
     """The canary's mutation (None: a real test)."""
     group: str = ""
     """`file::test` of the real test (a canary's `Mutation.twin` names the same)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenderedTests:
+    """The hidden test files of one run, and what each random test name stands for. Each language
+    subclasses it with `resolve`: how a reported test id maps to a role."""
+
+    sources: dict[str, str]
+    """Relative path -> the rendered file's text."""
+    roles: dict[str, Role]
+    """Random test name -> its role."""
+
+    def resolve(self, test_id: str) -> Role | None:
+        """The role of a reported test id (None: not a test of this run)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

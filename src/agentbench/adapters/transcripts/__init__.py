@@ -7,9 +7,12 @@ prompt, and turns any failure into a note (a transcript that cannot be parsed ne
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
+from agentbench.adapters.meter import METER_LOG
 from agentbench.adapters.trajectory import (
     Header,
     Step,
@@ -17,6 +20,7 @@ from agentbench.adapters.trajectory import (
     Trajectory,
     Transcript,
     cut,
+    number,
     read_text_capped,
 )
 from agentbench.adapters.transcripts import aider, claude_code, codex, gemini, opencode, qwen
@@ -35,6 +39,8 @@ PARSERS: Mapping[str, Parser] = {
 
 STDOUT = "agent/stdout.log"
 STDERR = "agent/stderr.log"
+METER_FILE = f"agent/{METER_LOG}"
+"""The harness's meter reading of a metered trial (per-call tokens)."""
 
 
 def build_trajectory(*, agent: str, adapter: str | None, prompt: str, trial_dir: Path,
@@ -63,12 +69,36 @@ def build_trajectory(*, agent: str, adapter: str | None, prompt: str, trial_dir:
                 f"the raw transcript is in {STDOUT}")
         return Trajectory(header=Header(agent=agent, parser=adapter or "", source=(STDOUT,),
                                         notes=(note,)), steps=(prompt_step,))
+    metered_turns(found, trial_dir)
     notes = list(found.notes)
     if not found.steps:
         notes.append(f"no step found in the transcript: the raw transcript is in {STDOUT}")
     header = Header(agent=agent, parser=adapter or "", parsed=bool(found.steps),
                     source=(STDOUT, *found.sources), notes=tuple(notes))
     return Trajectory(header=header, steps=(prompt_step, *found.steps))
+
+
+def metered_turns(found: StepList, trial_dir: Path) -> None:
+    """Each model turn's tokens as the harness's meter counted them (`agent/meter.json`, written by
+    the harness, under `meter`), where its main-loop calls (those offering tools, else all) are
+    one per model turn of the transcript; otherwise a note says the CLI's own figures stay."""
+    text = read_text_capped(trial_dir / METER_FILE)
+    if text is None:
+        return
+    try:
+        calls = [c for c in json.loads(text).get("calls", []) if isinstance(c, dict)]
+    except (ValueError, AttributeError, TypeError):
+        return
+    main = [c for c in calls if c.get("tools") is True] or calls
+    turns = [i for i, step in enumerate(found.steps) if step.type == "model"]
+    if len(main) != len(turns):
+        found.notes.append(f"the meter counted {len(main)} main-loop model calls, the transcript "
+                           f"shows {len(turns)} model turns: per-turn tokens are the CLI's own")
+        return
+    for index, call in zip(turns, main, strict=True):
+        found.steps[index] = replace(found.steps[index], input_tokens=number(call.get("input")),
+                                     output_tokens=number(call.get("output")))
+    found.sources.append(METER_FILE)
 
 
 def parser_name(adapter: object) -> str | None:

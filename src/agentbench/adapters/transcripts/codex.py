@@ -7,11 +7,20 @@ Items come as `item.started` / `item.completed` pairs sharing an `id`: `agent_me
 model call (on the turn's last model step); it records no timestamps. A response holding only
 tool calls has no item of its own: a call that follows a finished call opens a new model turn, so
 turns come in the order they happened.
+
+Each model request's own usage is in Codex's session log (`$CODEX_HOME/sessions/YYYY/MM/DD/
+rollout-*.jsonl`, under the trial HOME): a `token_count` event after every response, its
+`last_token_usage` that response's tokens (an event whose running total did not move repeats the
+last one and is skipped). When the log has one such request per model turn of the events, each
+turn gets its own request's tokens; otherwise the per-turn totals stay, with a note.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from agentbench.adapters.cli_base import json_events
 from agentbench.adapters.trajectory import (
@@ -20,7 +29,10 @@ from agentbench.adapters.trajectory import (
     listing,
     mapping,
     number,
+    read_text_capped,
     relative,
+    safe_children,
+    safe_descend,
     text_of,
 )
 
@@ -41,7 +53,68 @@ def parse(transcript: Transcript) -> StepList:
         elif kind in ("turn.failed", "error"):
             error = event.get("error")
             steps.note(f"{kind}: {text_of(error.get('message') if isinstance(error, dict) else event.get('message'))}")
+    _per_request_usage(steps, transcript.home)
     return steps
+
+
+class RequestUsage(NamedTuple):
+    """One model request's tokens as Codex's session log records them."""
+
+    input: int | None
+    output: int | None
+
+
+def session_logs(home: Path | None) -> list[Path]:
+    """Codex's session logs in the trial HOME (`.codex/sessions/Y/M/D/rollout-*.jsonl`; never
+    through a symlink; a few at most)."""
+    folder = safe_descend(home, (".codex", "sessions")) if home else None
+    found: list[Path] = []
+    for year in safe_children(folder, dirs=True, limit=5) if folder else ():
+        for month in safe_children(year, dirs=True, limit=13):
+            for day in safe_children(month, dirs=True, limit=32):
+                found += [p for p in safe_children(day, dirs=False, limit=20)
+                          if p.name.startswith("rollout-") and p.suffix == ".jsonl"]
+    return found
+
+
+def request_usages(log: str) -> list[RequestUsage]:
+    """Each model request's usage: the `token_count` events whose running total moved."""
+    found, total = [], None
+    for line in log.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        payload = mapping(event.get("payload")) if isinstance(event, dict) else {}
+        if event.get("type") != "event_msg" or payload.get("type") != "token_count":
+            continue
+        info = mapping(payload.get("info"))
+        last, running = mapping(info.get("last_token_usage")), mapping(info.get("total_token_usage"))
+        now = number(running.get("total_tokens"))
+        if not last or now is None or now == total:
+            continue
+        total = now
+        found.append(RequestUsage(number(last.get("input_tokens")), number(last.get("output_tokens"))))
+    return found
+
+
+def _per_request_usage(steps: StepList, home: Path | None) -> None:
+    """Each model turn's own request's tokens, from the session log, where they line up."""
+    logs = session_logs(home)
+    if len(logs) != 1 or home is None:
+        return
+    usages = request_usages(read_text_capped(logs[0]) or "")
+    models = [i for i, step in enumerate(steps.steps) if step.type == "model"]
+    if not usages:
+        return
+    if len(usages) != len(models):
+        steps.notes.append(f"Codex's session log has {len(usages)} model requests, its events "
+                           f"{len(models)} model turns: tokens per Codex turn kept")
+        return
+    for index, usage in zip(models, usages, strict=True):
+        steps.steps[index] = replace(steps.steps[index], input_tokens=usage.input,
+                                     output_tokens=usage.output)
+    steps.sources.append(f"HOME/{logs[0].relative_to(home)}")
 
 
 def _item(item: dict[str, Any], completed: bool, steps: StepList, seen: set[str],

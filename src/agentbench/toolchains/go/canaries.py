@@ -8,8 +8,15 @@ a string or number literal that is:
 - the whole side of a `!=` / `==` comparison (`if got != 42 {`);
 - the argument of a helper declared in the file whose parameter is named `want...`/`expected...`
   (`check(t, calc.Add(2, 3), 5)` with `func check(t *testing.T, got, want int)`);
-- the value of a `want...`/`expected...` field in a composite literal (`{in: "IV", want: 4}`);
-- a value of a map literal that a `for key, want := range ...` loop reads as the expected value.
+- the value of a `want...`/`expected...` field in a composite literal (`{in: "IV", want: 4}`), or
+  of such a field of an unkeyed row, or a literal inside such a value (`want: []string{"a", "b"}`); `true`/`false` there too (`wantErr: true`: the canary expects
+  the opposite, a *common* canary, since an honest wrong product often gets it wrong);
+- a value of a map literal that a `for key, want := range ...` loop reads as the expected value;
+- such a field of a row of a package-level table the test names, declared in any `_test.go` file of
+  its package (`var testCases = []struct{...}{...}`, Exercism's cases_test.go; see `go/tables.py`).
+
+A test with none of these whose only checks are of an error (`if err == nil { t.Fatal(...) }`) gets
+a twin with the check flipped (see `go/errchecks.py`).
 
 A canary is judged by its top-level test only (a table's other rows pass in the canary too).
 """
@@ -21,14 +28,26 @@ import json
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from agentbench.toolchains.canaries import Mutation, Role
-from agentbench.toolchains.node.canaries import _close, _Tok, tokenize
+from agentbench.toolchains.canaries import HiddenCatalog, Mutation, RenderedTests, Role, pick
+from agentbench.toolchains.go.errchecks import error_checks, flipped
+from agentbench.toolchains.go.tables import (
+    EXPECTED,
+    Package,
+    Table,
+    composite_literals,
+    functions,
+    named_rows,
+    packages,
+    row_literals,
+    struct_fields,
+)
+from agentbench.toolchains.node.canaries import _arguments, _close, _Tok, tokenize
 from agentbench.toolchains.python.canaries import MAX_CANDIDATES, mutate, strength
 
-_EXPECTED = re.compile(r"^(want|expect)", re.I)
+_EXPECTED = EXPECTED
 _ENDS_SIDE = {"{", ")", "&&", "||", ";", ",", "}"}
 _RANDOM = secrets.SystemRandom()
 
@@ -112,6 +131,18 @@ def _literal_at(tokens: Sequence[_Tok], i: int) -> int | None:
     return None
 
 
+def _expected_at(tokens: Sequence[_Tok], i: int) -> int | None:
+    """`_literal_at`, or a `true`/`false` (an expected field's or parameter's value)."""
+    if i < len(tokens) and tokens[i].text in ("true", "false") and tokens[i].kind == "id":
+        return i
+    return _literal_at(tokens, i)
+
+
+def _kept(tok: _Tok) -> bool:
+    value = _value(tok)
+    return isinstance(value, bool) or strength(value) is not None
+
+
 def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, set[int]],
           text: str = "") -> list[int]:
     """Token indexes of the literals a canary may change in a test, in a fixed order."""
@@ -129,62 +160,34 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int], helpers: Mapping[str, s
         elif tok.kind == "id" and tok.text in helpers and tokens[i + 1].text == "(":
             found += _helper_sites(tokens, i + 1, helpers[tok.text])
         elif tok.kind == "id" and _EXPECTED.match(tok.text) and tokens[i + 1].text == ":":
-            place = _literal_at(tokens, i + 2)
-            if place is not None and tokens[place + 1].text in (",", "}"):
-                found.append(place)
+            found += _field_sites(tokens, i + 2)
         elif tok.text == "{" and i in wanted_maps:
             found += _map_values(tokens, i)
         elif tok.text == "struct" and tokens[i + 1].text == "{" and text:
             found += _positional_rows(tokens, i + 1, text)
-    return [p for p in dict.fromkeys(found) if strength(_value(tokens[p])) is not None]
+    return [p for p in dict.fromkeys(found) if _kept(tokens[p])]
 
 
-def _struct_fields(tokens: Sequence[_Tok], open_index: int, text: str) -> list[str]:
-    """Field names of a `struct { ... }` type in order (one per declared name)."""
-    close = _close(tokens, open_index)
-    names: list[str] = []
-    at_start = True
-    for j in range(open_index + 1, close):
-        breaks = "\n" in text[tokens[j - 1].end:tokens[j].start] or tokens[j - 1].text == ";"
-        at_start = at_start or breaks
-        if at_start and tokens[j].kind == "id":
-            names.append(tokens[j].text)
-            at_start = tokens[j + 1].text == ","
-        elif tokens[j].text != ",":
-            at_start = False
-    return names
+def _field_sites(tokens: Sequence[_Tok], i: int) -> list[int]:
+    """The sites of an expected field's value at `i`: a literal, or those in a composite literal
+    (`want: []string{"a", "b"}`)."""
+    place = _expected_at(tokens, i)
+    if place is None:
+        return composite_literals(tokens, i)
+    return [place] if place + 1 < len(tokens) and tokens[place + 1].text in (",", "}") else []
 
 
 def _positional_rows(tokens: Sequence[_Tok], open_index: int, text: str) -> list[int]:
     """The `want...` field's literal in each unkeyed row of a table typed by the struct at
     `open_index` (`[]struct{ in string; want int }{{"IV", 4}, ...}`)."""
-    from agentbench.toolchains.node.canaries import _arguments
-
-    fields = _struct_fields(tokens, open_index, text)
-    wanted = {n for n, name in enumerate(fields) if _EXPECTED.match(name)}
-    rows_open = _close(tokens, open_index) + 1
-    if not wanted or rows_open >= len(tokens) or tokens[rows_open].text != "{":
-        return []
-    found = []
-    for first, last in _arguments(tokens, rows_open):
-        if tokens[first].text != "{" or _close(tokens, first) != last:
-            continue
-        row = _arguments(tokens, first)
-        if len(row) != len(fields) or any(tokens[a].text == ":" for start, end in row for a in range(start, end + 1)):
-            continue
-        for n in sorted(wanted):
-            place = _literal_at(tokens, row[n][0])
-            if place is not None and place == row[n][1]:
-                found.append(place)
-    return found
+    fields = struct_fields(tokens, open_index, text)
+    return row_literals(tokens, fields, _close(tokens, open_index) + 1, _expected_at)
 
 
 def _helper_sites(tokens: Sequence[_Tok], open_index: int, positions: set[int]) -> list[int]:
-    from agentbench.toolchains.node.canaries import _arguments
-
     found = []
     for n, (first, last) in enumerate(_arguments(tokens, open_index)):
-        place = _literal_at(tokens, first)
+        place = _expected_at(tokens, first)
         if n in positions and place is not None and place == last:
             found.append(place)
     return found
@@ -226,6 +229,8 @@ def _map_values(tokens: Sequence[_Tok], open_index: int) -> list[int]:
 
 
 def _value(tok: _Tok) -> object:
+    if tok.kind == "id":
+        return {"true": True, "false": False}.get(tok.text)
     if tok.kind == "str":
         try:
             return ast.literal_eval(tok.text)
@@ -244,31 +249,80 @@ def _literal(value: object) -> str:
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
-def candidates(sources: Mapping[str, str]) -> list[Mutation]:
-    """Up to MAX_CANDIDATES canaries per test function (strong sites first)."""
-    found = []
-    for rel, text in sorted(sources.items()):
-        tokens = _tokens(text)
-        helpers = _helpers(tokens)
-        for test in find_tests(tokens):
-            places = sites(tokens, test.span, helpers, text)
-            ranked = sorted(enumerate(places), key=lambda s: strength(_value(tokens[s[1]])) != "strong")
-            for index, place in ranked[:MAX_CANDIDATES]:
-                old = _value(tokens[place])
-                new = mutate(old, signed=False)
-                line = text.count("\n", 0, tokens[place].start) + 1
-                found.append(Mutation(file=rel, test=test.name, site=index, literal=_literal(new),
-                                      described=f"{rel}:{line}: {tokens[place].text} -> {_literal(new)}",
-                                      strong=strength(old) == "strong"))
+def _package_helpers(package: Package) -> dict[str, set[int]]:
+    found: dict[str, set[int]] = {}
+    for tokens in package.tokens.values():
+        found.update(_helpers(tokens))
     return found
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rendered:
-    """The hidden test files of one run, and what each random test name stands for."""
+def _test_sites(package: Package, rel: str, test: _Test, helpers: Mapping[str, set[int]]) -> list[tuple[str, int]]:
+    """(file, token index) of each literal a canary of `test` may change: in its body first, then
+    in the rows of the package-level tables it names (see `go/tables.py`)."""
+    found = [(rel, i) for i in sites(package.tokens[rel], test.span, helpers, package.texts[rel])]
+    named = {t.name: t for t in package.references(rel, test.span).values()}
+    for table in named.values():
+        found += [(table.file, i) for i in _table_sites(package, table)]
+    return found or [(rel, c.operator) for c in error_checks(package.tokens[rel], test.span)]
 
-    sources: dict[str, str]
-    roles: dict[str, Role]
+
+def _neutral(package: Package, rel: str, test: _Test, places: Sequence[tuple[str, int]]) -> dict[int, tuple[int, str]]:
+    """The same neutral messages in a test and its twins whose sites are error checks."""
+    tokens = package.tokens[rel]
+    if not places or tokens[places[0][1]].text not in ("==", "!="):
+        return {}
+    return {a: (b, text) for check in error_checks(tokens, test.span) for a, b, text in check.arguments}
+
+
+def _table_sites(package: Package, table: Table) -> list[int]:
+    tokens = package.tokens[table.file]
+    found = sites(tokens, table.init, {}, package.texts[table.file]) + named_rows(package, table, _expected_at)
+    return [p for p in dict.fromkeys(found) if _kept(tokens[p])]
+
+
+def candidates(sources: Mapping[str, str]) -> list[Mutation]:
+    """Up to MAX_CANDIDATES canaries per test function (strong sites first). A table row's change
+    is the same for every test that reads the table."""
+    found = []
+    for package in packages(sources, _tokens):
+        helpers = _package_helpers(package)
+        changes: dict[tuple[str, int], str] = {}
+        for rel in sorted(package.texts):
+            for test in find_tests(package.tokens[rel]):
+                places = _test_sites(package, rel, test, helpers)
+                found += [_candidate(package, rel, test, index, place, changes)
+                          for index, place in _ranked(package, places)[:MAX_CANDIDATES]]
+    return found
+
+
+def _ranked(package: Package, places: Sequence[tuple[str, int]]) -> list[tuple[int, tuple[str, int]]]:
+    def order(site: tuple[int, tuple[str, int]]) -> int:
+        value = _value(package.tokens[site[1][0]][site[1][1]])
+        return 2 if isinstance(value, bool) else 0 if strength(value) == "strong" else 1
+    return sorted(enumerate(places), key=order)
+
+
+def _candidate(package: Package, rel: str, test: _Test, index: int, place: tuple[str, int],
+               changes: dict[tuple[str, int], str]) -> Mutation:
+    where, at = place
+    tok = package.tokens[where][at]
+    line = package.texts[where].count("\n", 0, tok.start) + 1
+    if tok.text in ("==", "!="):
+        name = package.tokens[where][at - 1].text
+        return Mutation(file=rel, test=test.name, site=index, literal=flipped(tok.text), strong=False, common=True,
+                        described=f"{where}:{line}: {name} {tok.text} nil -> {name} {flipped(tok.text)} nil")
+    old = _value(tok)
+    truth = isinstance(old, bool)
+    new = changes.setdefault(place, str(not old).lower() if truth else _literal(mutate(old, signed=False)))
+    # the opposite truth value (`wantErr: true` -> false) is what an honest wrong product often
+    # gives: a common canary (cancels one passing test; voids the run only with its twin)
+    return Mutation(file=rel, test=test.name, site=index, literal=new, described=f"{where}:{line}: {tok.text} -> {new}",
+                    strong=not truth and strength(old) == "strong", common=truth)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rendered(RenderedTests):
+    """The hidden test files of one run, and what each random test name stands for."""
 
     def resolve(self, test_id: str) -> Role | None:
         """The role of a reported `package Test/sub` id: a canary only at its top level."""
@@ -282,39 +336,189 @@ class Rendered:
 
 
 def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered:
-    """Every test file with real tests and `canaries` renamed at random, twins side by side."""
+    """Every test file with real tests and `canaries` renamed at random, twins side by side; each
+    package-level table they read replaced by randomly named copies (see `go/tables.py`)."""
     roles: dict[str, Role] = {}
     out = dict(sources)
-    for rel, text in sources.items():
-        if not is_test_file(rel):
-            continue
-        tokens = _tokens(text)
-        helpers = _helpers(tokens)
-        pieces, last = [], 0
-        for test in find_tests(tokens):
-            start, end = tokens[test.span[0]].start, tokens[test.span[1]].end
-            group = []
-            for mutation in [None, *(m for m in canaries if m.file == rel and m.test == test.name)]:
-                name, variant = _variant(text, tokens, test, mutation, helpers)
-                roles[name] = Role(original=test.name, canary=mutation, group=f"{rel}::{test.name}")
-                group.append(variant)
-            _RANDOM.shuffle(group)
-            pieces += [text[last:start], "\n\n".join(group)]
-            last = end
-        out[rel] = "".join([*pieces, text[last:]])
+    for package in packages(sources, _tokens):
+        helpers = _package_helpers(package)
+        copies = _Copies(decoys=_decoys(_on_tables(package, canaries, helpers)))
+        spans: dict[str, list[tuple[int, int, str]]] = {rel: [] for rel in package.texts}
+        for rel, tokens in package.tokens.items():
+            for test in find_tests(tokens):
+                mine = [m for m in canaries if m.file == rel and m.test == test.name]
+                text, named = _group(package, rel, test, mine, helpers, copies)
+                roles |= named
+                spans[rel].append((tokens[test.span[0]].start, tokens[test.span[1]].end, text))
+        _benchmarks(package, copies, spans)
+        for table in copies.tables.values():
+            tokens = package.tokens[table.file]
+            spans[table.file].append((tokens[table.decl[0]].start, tokens[table.decl[1]].end,
+                                      copies.declaration(package, table)))
+        for rel, edits in spans.items():
+            out[rel] = _splice(package.texts[rel], edits)
     return Rendered(sources=out, roles=roles)
 
 
-def _variant(text: str, tokens: Sequence[_Tok], test: _Test, mutation: Mutation | None,
-             helpers: Mapping[str, set[int]]) -> tuple[str, str]:
-    """(random name, text) of the test, or of its canary for `mutation`."""
-    name = _name()
-    edits = {test.name_index: name}
-    if mutation is not None:
-        edits[sites(tokens, test.span, helpers, text)[mutation.site]] = mutation.literal
-    start, end = tokens[test.span[0]].start, tokens[test.span[1]].end
+def _group(package: Package, rel: str, test: _Test, mine: Sequence[Mutation], helpers: Mapping[str, set[int]],
+           copies: _Copies) -> tuple[str, dict[str, Role]]:
+    """The test and its canaries under random names, in a random order; their roles."""
+    tokens = package.tokens[rel]
+    roles: dict[str, Role] = {}
+    places = _test_sites(package, rel, test, helpers)
+    references = package.references(rel, test.span)
+    group = []
+    for mutation in [None, *mine]:
+        name = _name()
+        edits: dict[int, str | tuple[int, str]] = {test.name_index: name, **_neutral(package, rel, test, places)}
+        site = places[mutation.site] if mutation is not None else None
+        for index, table in references.items():
+            edits[index] = copies.name(table, *copies.change(table, mutation, site))
+        if mutation is not None and site is not None and site[0] == rel and test.span[0] <= site[1] <= test.span[1]:
+            edits[site[1]] = mutation.literal
+        roles[name] = Role(original=test.name, canary=mutation, group=f"{rel}::{test.name}")
+        group.append(_edited(package.texts[rel], tokens, test.span, edits))
+    _RANDOM.shuffle(group)
+    return "\n\n".join(group), roles
+
+
+def _benchmarks(package: Package, copies: _Copies, spans: dict[str, list[tuple[int, int, str]]]) -> None:
+    """A benchmark reading a table reads one of its copies, chosen at random (it checks no value)."""
+    for rel, tokens in package.tokens.items():
+        for function in functions(tokens):
+            if not re.match(r"Benchmark($|[^a-z])", function.name):
+                continue
+            references = package.references(rel, function.span)
+            if references:
+                edits = {i: copies.pick(table) for i, table in references.items()}
+                spans[rel].append((tokens[function.span[0]].start, tokens[function.span[1]].end,
+                                   _edited(package.texts[rel], tokens, function.span, edits)))
+
+
+@dataclass(slots=True)
+class _Copies:
+    """The random names of each table's copies in one render: one unchanged, one per change."""
+
+    names: dict[tuple[str, int | None, str], str] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+    decoys: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Table -> the one change this run's canaries make to it, which every canary of a test reading
+    the table reads too: the changed copy is then read by as many functions as the unchanged one."""
+
+    def change(self, table: Table, mutation: Mutation | None,
+               site: tuple[str, int] | None) -> tuple[int | None, str]:
+        """(token index, literal) of the change a variant's copy of `table` makes (None: none)."""
+        if mutation is None or site is None:
+            return None, ""
+        if site[0] == table.file and table.init[0] <= site[1] <= table.init[1]:
+            return site[1], mutation.literal
+        return self.decoys.get(table.name, (None, ""))
+
+    def name(self, table: Table, site: int | None = None, literal: str = "") -> str:
+        self.tables[table.name] = table
+        return self.names.setdefault((table.name, site, literal), "cases_" + secrets.token_hex(6))
+
+    def pick(self, table: Table) -> str:
+        return _RANDOM.choice(list(dict.fromkeys([self.name(table), *(n for k, n in self.names.items() if k[0] == table.name)])))
+
+    def declaration(self, package: Package, table: Table) -> str:
+        """The copies' declarations, in a random order, in place of the table's."""
+        texts, tokens = package.texts[table.file], package.tokens[table.file]
+        pieces = [_edited(texts, tokens, table.decl, {table.name_index: name} | ({} if site is None else {site: literal}))
+                  for (owner, site, literal), name in self.names.items() if owner == table.name]
+        _RANDOM.shuffle(pieces)
+        return ("\n\t" if table.grouped else "\n\n").join(pieces)
+
+
+def _on_tables(package: Package, canaries: Sequence[Mutation],
+               helpers: Mapping[str, set[int]]) -> dict[Mutation, tuple[Table, int]]:
+    """Each canary of the package that changes a table row: (the table, the changed token)."""
+    found: dict[Mutation, tuple[Table, int]] = {}
+    for rel, tokens in package.tokens.items():
+        for test in find_tests(tokens):
+            mine = [m for m in canaries if m.file == rel and m.test == test.name]
+            places = _test_sites(package, rel, test, helpers) if mine else []
+            for m in mine:
+                where, at = places[m.site]
+                table = next((t for t in package.tables.values() if t.file == where and t.init[0] <= at <= t.init[1]), None)
+                if table is not None:
+                    found[m] = (table, at)
+    return found
+
+
+def _decoys(on_tables: Mapping[Mutation, tuple[Table, int]]) -> dict[str, tuple[int, str]]:
+    changes: dict[str, set[tuple[int, str]]] = {}
+    for m, (table, at) in on_tables.items():
+        changes.setdefault(table.name, set()).add((at, m.literal))
+    return {name: next(iter(found)) for name, found in changes.items() if len(found) == 1}
+
+
+def pick_aligned(catalog: HiddenCatalog, sources: Mapping[str, str]) -> tuple[Mutation, ...]:
+    """`pick`, then one change per table: tests reading one table whose canaries change different
+    rows would leave copies in which the changed rows are outvoted by the others. A table that a
+    test without a canary reads is not changed when its readers have canaries off the table."""
+    chosen = list(pick(catalog))
+    options = catalog.by_twin()
+    on_tables: dict[Mutation, tuple[Table, int]] = {}
+    for package in packages(sources, _tokens):
+        on_tables |= _on_tables(package, catalog.canaries, _package_helpers(package))
+
+    def key(m: Mutation) -> tuple[str, str] | None:
+        return (on_tables[m][0].file, on_tables[m][0].name) if m in on_tables else None
+
+    def change(m: Mutation) -> tuple[int, str]:
+        return on_tables[m][1], m.literal
+
+    def follows(m: Mutation, target: Mutation) -> list[Mutation]:
+        """`m`'s twin's canaries that make the same change as `target`, else those off tables."""
+        same = [o for o in options[m.twin] if key(o) == key(target) and change(o) == change(target)]
+        return same or [o for o in options[m.twin] if key(o) is None]
+
+    for table in dict.fromkeys(k for m in chosen if (k := key(m)) is not None):
+        mine = [m for m in chosen if key(m) == table]
+        # a change every test reading the table can follow, when there is one
+        targets = [t for t in mine if all(follows(m, t) for m in mine)] or mine
+        target = _RANDOM.choice(targets)
+        chosen = [_RANDOM.choice(follows(m, target) or [m]) if key(m) == table and change(m) != change(target)
+                  else m for m in chosen]
+    # a table a test without a canary reads too: its unchanged copy would have more readers
+    guarded = {m.twin for m in chosen}
+    for table, tests in _readers(sources).items():
+        if not tests <= guarded:
+            chosen = [_RANDOM.choice([o for o in options[m.twin] if key(o) is None] or [m]) if key(m) == table
+                      else m for m in chosen]
+    return tuple(chosen)
+
+
+def _readers(sources: Mapping[str, str]) -> dict[tuple[str, str], set[str]]:
+    """(file, name) of each table -> the tests (`file::Test`) that read it."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for package in packages(sources, _tokens):
+        for rel, tokens in package.tokens.items():
+            for test in find_tests(tokens):
+                for table in package.references(rel, test.span).values():
+                    found.setdefault((table.file, table.name), set()).add(f"{rel}::{test.name}")
+    return found
+
+
+def _splice(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end) character span replaced (spans do not overlap)."""
+    pieces, pos = [], 0
+    for start, end, replacement in sorted(edits):
+        pieces += [text[pos:start], replacement]
+        pos = end
+    return "".join([*pieces, text[pos:]])
+
+
+def _edited(text: str, tokens: Sequence[_Tok], span: tuple[int, int],
+            edits: Mapping[int, str] | Mapping[int, str | tuple[int, str]]) -> str:
+    """The text of token `span` with the tokens at the keys of `edits` replaced (a value `(last,
+    text)` replaces the tokens from the key to `last`)."""
+    start, end = tokens[span[0]].start, tokens[span[1]].end
     pieces, pos = [], start
     for index in sorted(edits):
-        pieces += [text[pos:tokens[index].start], edits[index]]
-        pos = tokens[index].end
-    return name, "".join([*pieces, text[pos:end]])
+        edit = edits[index]
+        last, replacement = (index, edit) if isinstance(edit, str) else edit
+        pieces += [text[pos:tokens[index].start], replacement]
+        pos = tokens[last].end
+    return "".join([*pieces, text[pos:end]])

@@ -5,7 +5,9 @@ The project is copied (regular files only) into a fresh harness folder *without 
 are copied over it, folder for folder (`acceptance/kv/store_test.go` goes into the copy's `kv/`).
 The harness's Go runs `go test -json -count=1` on exactly the packages holding hidden tests, with the
 warmed build cache read in place and a layer of this run's own (`assets.layered`), the harness's module cache, GOFLAGS=-mod=mod and no network;
-under `--sandbox bwrap` it is confined with the project read-only.
+under `--sandbox bwrap` it is confined with the project read-only. The tree runs undumpable
+(`Confinement.undumpable`): the test binary, where product code runs, can neither take the go
+command's stdout (test2json's events, which the harness reads) nor read or ptrace it.
 
 Real tests run beside canary twins renamed at random (`canaries.py`, judged by
 `toolchains.canaries.judge`): a canary that passes voids the hidden tests (nothing passed); tests the
@@ -28,9 +30,9 @@ from agentbench.toolchains.base import (
     read_log,
     run_command,
 )
-from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
+from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, surveyed
 from agentbench.toolchains.go.assets import layer_folders, layered
-from agentbench.toolchains.go.canaries import Rendered, candidates, render
+from agentbench.toolchains.go.canaries import Rendered, candidates, pick_aligned, render
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
 from agentbench.workspace import TrialDirs, agent_files, copy_tree
@@ -44,7 +46,8 @@ def run_hidden_tests(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, g
     """Run the hidden tests against a copy of `project` and count them (see the module docstring)."""
     aimed = _aimed_at_the_harness(project)
     catalog = ctx.hidden_catalog
-    rendered = render(test_sources(spec), pick(catalog) if catalog else ())
+    sources = test_sources(spec)
+    rendered = render(sources, pick_aligned(catalog, sources) if catalog else ())
     judged, result = _run(spec, ctx, project, "acceptance", go, rendered)
     voiding = [*judged.tampering, *aimed]
     expected = catalog.tests if catalog else [r.original for i, _ in judged.outcomes
@@ -104,7 +107,8 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     ctx.let_read(root)
     writable = (dirs.home, dirs.tmp, *layer_folders(root), root / "gopath")
     ctx.let_write(*writable)
-    confinement = ctx.confine(writable, (root,))
+    # undumpable: the test binary cannot take the go command's stdout (pidfd_getfd) or its memory
+    confinement = replace(ctx.confine(writable, (root,)), undumpable=True)
     result = run_command(CommandSpec(command="go test <hidden acceptance tests>", log_name=log_name,
                                      env=go_env(go, dirs, root, caches), argv=argv,
                                      timeout_s=spec.time_limit_seconds, cwd=copy), ctx, confinement)

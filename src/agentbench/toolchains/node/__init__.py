@@ -1,6 +1,7 @@
 """The TypeScript/JavaScript toolchain (Node 22): setup commands or a parse of every file, node:test
-under the harness's reporter, V8 line coverage of every product file, hidden tests in one process
-against a copy of the project, and a private copy of a warmed npm cache per trial."""
+under the harness's reporter, V8 line coverage of every product file, hidden tests against a copy of
+the project (a child process per test file, the verdict in the parent), and a private copy of a
+warmed npm cache per trial."""
 
 from __future__ import annotations
 

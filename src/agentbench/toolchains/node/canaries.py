@@ -7,7 +7,8 @@ literal in the expected argument of `assert.equal`, `assert.strictEqual`, `asser
 argument is made only of literals, names, brackets and operators (nothing the product computes).
 A canary is the whole call again with one site's value changed (`python.canaries.mutate`), placed
 right before or right after its twin at random; every title, real or canary, becomes a fresh random
-name (a title that is not a plain string keeps its text after the random prefix).
+name (a title that is not a plain string keeps its text after the random prefix). `assert.throws(fn,
+E)` twins expect another error class; `assert.match` and `assert.ok` twins: see `node/truths.py`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from agentbench.toolchains.canaries import Mutation, Role, random_name
+from agentbench.toolchains.canaries import Mutation, RenderedTests, Role, random_name
+from agentbench.toolchains.node.truths import mutate_regex, regex_strength, truth_sites
 from agentbench.toolchains.python.canaries import MAX_CANDIDATES, mutate, strength
 
 _TOKEN = re.compile(r"""
@@ -189,7 +191,29 @@ def sites(tokens: Sequence[_Tok], span: tuple[int, int]) -> list[int]:
             continue
         found += [j for j in range(expected[0], expected[1] + 1)
                   if tokens[j].kind in ("str", "num") and strength(_value(tokens[j])) is not None]
-    return found + [j for i in range(span[0], span[1]) if (j := _expected_error(tokens, i)) is not None]
+    found += [j for i in range(span[0], span[1]) if (j := _expected_error(tokens, i)) is not None]
+    found += [j for i in range(span[0], span[1]) if (j := _expected_match(tokens, i)) is not None]
+    return found + list(truth_sites([t.text for t in tokens], span[0], span[1]))
+
+
+def _expected_match(tokens: Sequence[_Tok], i: int) -> int | None:
+    """The regular expression literal of `assert.match(value, /re/)`, if it is a site."""
+    if tokens[i].text != "match" or i < 2 or tokens[i - 1].text != "." or tokens[i - 2].text != "assert" \
+            or i + 1 >= len(tokens) or tokens[i + 1].text != "(":
+        return None
+    args = _arguments(tokens, i + 1)
+    if len(args) < 2 or args[1][0] != args[1][1] or tokens[args[1][0]].kind != "regex":
+        return None
+    return args[1][0] if regex_strength(tokens[args[1][0]].text) is not None else None
+
+
+def _strength(tok: _Tok) -> str | None:
+    return regex_strength(tok.text) if tok.kind == "regex" else strength(_value(tok))
+
+
+def _primary(tokens: Sequence[_Tok], places: Sequence[int]) -> list[int]:
+    """The literal and regular expression sites (the others are used only in a test without them)."""
+    return [p for p in places if tokens[p].kind in ("str", "num", "regex")]
 
 
 _THROWS = {"throws", "rejects"}
@@ -258,20 +282,40 @@ def candidates(sources: Mapping[str, str]) -> list[Mutation]:
                         | set(_ERRORS))
         for test in tests:
             places = list(enumerate(sites(tokens, test.span)))
-            literal = [(i, p) for i, p in places if tokens[p].kind != "id"]
+            literal = [(i, p) for i, p in places if tokens[p].kind in ("str", "num", "regex")]
             if not literal:
-                found += [_error_canary(rel, text, tokens[p], (test.original, i), errors)
+                found += [_truth_canary(rel, text, tokens[p], (test.original, i)) if _is_truth(tokens, p)
+                          else _error_canary(rel, text, tokens[p], (test.original, i), errors)
                           for i, p in places[:MAX_CANDIDATES]]
                 continue
-            ranked = sorted(literal, key=lambda s: strength(_value(tokens[s[1]])) != "strong")
-            for index, place in ranked[:MAX_CANDIDATES]:
-                old = _value(tokens[place])
-                new = mutate(old, signed=False)
-                line = text.count("\n", 0, tokens[place].start) + 1
-                found.append(Mutation(file=rel, test=test.original, site=index, literal=_literal(new),
-                                      described=f"{rel}:{line}: {tokens[place].text} -> {_literal(new)}",
-                                      strong=strength(old) == "strong"))
+            ranked = sorted(literal, key=lambda s: _strength(tokens[s[1]]) != "strong")
+            found += [_literal_canary(rel, text, tokens[place], (test.original, index))
+                      for index, place in ranked[:MAX_CANDIDATES]]
     return found
+
+
+def _literal_canary(rel: str, text: str, token: _Tok, where: tuple[str, int]) -> Mutation:
+    """A canary expecting another value (or regular expression) at `token`."""
+    line = text.count("\n", 0, token.start) + 1
+    if token.kind == "regex":
+        new = mutate_regex(token.text)
+        return Mutation(file=rel, test=where[0], site=where[1], literal=new, described=f"{rel}:{line}: {token.text} -> {new}",
+                        strong=regex_strength(token.text) == "strong")
+    old = _value(token)
+    literal = _literal(mutate(old, signed=False))
+    return Mutation(file=rel, test=where[0], site=where[1], literal=literal,
+                    described=f"{rel}:{line}: {token.text} -> {literal}", strong=strength(old) == "strong")
+
+
+def _is_truth(tokens: Sequence[_Tok], place: int) -> bool:
+    return tokens[place].text == "ok" and tokens[place - 1].text == "."
+
+
+def _truth_canary(rel: str, text: str, token: _Tok, where: tuple[str, int]) -> Mutation:
+    """A canary of `assert.ok(x)` expecting `x` falsy (see `node/truths.py`)."""
+    line = text.count("\n", 0, token.start) + 1
+    return Mutation(file=rel, test=where[0], site=where[1], literal="false",
+                    described=f"{rel}:{line}: assert.ok(...) -> assert.ok(!...)", strong=False, common=True)
 
 
 def _error_canary(rel: str, text: str, token: _Tok, where: tuple[str, int], errors: Sequence[str]) -> Mutation:
@@ -284,13 +328,11 @@ def _error_canary(rel: str, text: str, token: _Tok, where: tuple[str, int], erro
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rendered:
-    """The hidden test files of one run, and what each random title stands for."""
+class Rendered(RenderedTests):
+    """The hidden test files of one run, and what each random title stands for (for a title that is
+    not a plain string, a role's `original` ends with the `file:line:column ` prefix and the
+    reported rest of the title is appended)."""
 
-    sources: dict[str, str]
-    roles: dict[str, Role]
-    """Random name -> role; for a title that is not a plain string, `original` ends with the
-    `file:line:column ` prefix and the reported rest of the title is appended."""
     dynamic: frozenset[str] = frozenset()
 
     def resolve(self, reported_name: str) -> Role | None:
@@ -338,9 +380,13 @@ def _variant(text: str, tokens: Sequence[_Tok], test: _Test, mutation: Mutation 
     plain = first == last and tokens[first].kind == "str"
     edits = {first: (tokens[last].end, json.dumps(name) if plain else
                      f"{json.dumps(name + ' ')} + ({text[tokens[first].start:tokens[last].end]})")}
+    places = sites(tokens, test.span)
+    if not _primary(tokens, places):  # assert.ok(x) written alike in a test and its twins
+        edits |= {p: _truth_edit(text, tokens, p, "true") for p in places if _is_truth(tokens, p)}
     if mutation is not None:
-        place = sites(tokens, test.span)[mutation.site]
-        edits[place] = (tokens[place].end, mutation.literal)
+        place = places[mutation.site]
+        edits[place] = (_truth_edit(text, tokens, place, mutation.literal) if _is_truth(tokens, place)
+                        else (tokens[place].end, mutation.literal))
     original = test.original if plain else test.original[:len(test.original) - _title_length(text, tokens, test)]
     if not plain:
         dynamic.add(name)
@@ -351,6 +397,12 @@ def _variant(text: str, tokens: Sequence[_Tok], test: _Test, mutation: Mutation 
         pieces += [text[pos:tokens[index].start], edits[index][1]]
         pos = edits[index][0]
     return "".join([*pieces, text[pos:end]])
+
+
+def _truth_edit(text: str, tokens: Sequence[_Tok], place: int, value: str) -> tuple[int, str]:
+    """`ok(x` (from the `ok` at `place`) rewritten `equal(!!(x), value`."""
+    first, last = _arguments(tokens, place + 1)[0]
+    return tokens[last].end, f"equal(!!({text[tokens[first].start:tokens[last].end]}), {value}"
 
 
 def _title_length(text: str, tokens: Sequence[_Tok], test: _Test) -> int:

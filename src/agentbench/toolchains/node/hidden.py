@@ -4,9 +4,14 @@ The project (regular files only, no `node_modules`) is copied into a fresh harne
 tests into its `.agentbench-acceptance/` folder (anything the agent put there is removed first, and
 a `package.json` there makes them ES modules). A project with runtime `dependencies` gets a fresh
 `npm install --omit=dev --ignore-scripts` from a private copy of the warmed npm cache. Then the
-harness's Node runs exactly the hidden test files in one process (`--experimental-test-isolation=none`:
-no child process whose output could be forged), with `js/freeze.mjs` preloaded (assertions cannot be
-replaced), the reporter streaming each outcome over the pipe, and the JUnit reporter writing a file.
+harness's Node runs exactly the hidden test files, each in its own child process
+(`--experimental-test-isolation=process`), with `js/freeze.mjs` preloaded in each (assertions cannot
+be replaced). The verdict is made in the parent `node --test` process, which loads no product code:
+the reporter streaming each outcome over the pipe, the JUnit reporter writing a file, the exit
+status. The children report to it over their stdout (node's serialized events), which product code
+can forge; what a child says is judged by the canaries. The tree runs undumpable (`Confinement.
+undumpable`): a child cannot ptrace its parent nor open its descriptors or memory in /proc, and
+libuv closes every descriptor but stdio in the children it starts, so the channel stays the parent's.
 
 The stream, node's exit status and the JUnit file must agree; a test reported from outside the hidden
 test files (registered by product code), more tests than the reference runs, or a product file naming
@@ -43,6 +48,8 @@ from agentbench.workspace import TrialDirs, agent_files, copy_tree
 HIDDEN_DIR = ".agentbench-acceptance"
 """Where the hidden tests go in the project copy (they import the product as `../src/...`)."""
 FREEZE_SCRIPT = Path(__file__).parent / "js" / "freeze.mjs"
+TMPDIR_VARIABLE = "AGENTBENCH_TMPDIR"
+"""The hidden run's temp folder, which `js/freeze.mjs` puts back in TMPDIR in every process."""
 MARKERS = (b"AGENTBENCH_REPORTER", b"agentbench-reporter")
 """Text no product file has a reason to contain: code aimed at the harness's reporter."""
 MAX_SCANNED_BYTES = 4 * 1024 * 1024
@@ -131,9 +138,12 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     _install_dependencies(ctx, dirs, env, tools)
     files = sorted(str(p) for p in agent_files(tests_dir, SUFFIXES) if is_test_like(p.relative_to(tests_dir)))
     junit = out / "junit.xml"
-    argv = (str(tools.node), "--test", "--experimental-test-isolation=none", f"--import={FREEZE_SCRIPT}",
-            REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
-    confinement = ctx.confine((dirs.home, dirs.tmp, out), (root, FREEZE_SCRIPT.parent))
+    # one file at a time, on any machine: files that share a port or a data file cannot clash
+    argv = (str(tools.node), "--test", "--experimental-test-isolation=process", "--test-concurrency=1",
+            f"--import={FREEZE_SCRIPT}", REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
+    confinement = replace(ctx.confine((dirs.home, dirs.tmp, out), (root, FREEZE_SCRIPT.parent)),
+                          undumpable=True)
+    env[TMPDIR_VARIABLE] = env["TMPDIR"]  # NOTE: glibc drops TMPDIR in an undumpable tree
     reported = run_reported(ReportedCommand(command="node --test <hidden acceptance tests>", env=env,
                                             log_name=log_name, argv=argv,
                                             timeout_s=spec.time_limit_seconds, cwd=dirs.tmp),

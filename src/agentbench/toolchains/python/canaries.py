@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from agentbench.toolchains.canaries import MUST_FAIL, Mutation, Role, random_name
+from agentbench.toolchains.canaries import MUST_FAIL, Mutation, RenderedTests, Role, random_name
 
 TABLE = "_values"
 """The module-level class whose attributes hold the literals the twins compare with."""
@@ -297,13 +297,9 @@ def _candidate(rel: str, qualname: str, index: int, node: ast.AST, errors: Seque
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rendered:
-    """The hidden test modules of one run, and what each random test name stands for."""
-
-    sources: dict[str, str]
-    """Relative path -> module text."""
-    roles: dict[str, Role]
-    """Random test name -> role (its `original` is `file::Class::name`, parameters appended on use)."""
+class Rendered(RenderedTests):
+    """The hidden test modules of one run, and what each random test name stands for (a role's
+    `original` is `file::Class::name`, parameters appended on use)."""
 
     def resolve(self, nodeid: str) -> Role | None:
         """The role of a reported pytest node id (None: not a test of this run)."""

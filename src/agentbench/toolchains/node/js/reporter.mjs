@@ -1,7 +1,9 @@
 // AgentBench's node:test reporter: streams every test's outcome to the harness as it finishes.
 //
 // Loaded by the harness through --test-reporter (copied under a random name into a folder the
-// harness just made). It writes one JSON line per event to a pipe the harness opened before the run:
+// harness just made), in the `node --test` process only: a test file's child process reports to it
+// through node's own serializer, and never gets the pipe (libuv closes every descriptor but stdio in
+// the processes node starts). It writes one JSON line per event to a pipe the harness opened before the run:
 // its descriptor number, the pipe's inode and a secret come in one record read from a second pipe
 // whose write end the harness already closed (AGENTBENCH_REPORTER_KEY names its descriptor and inode;
 // the descriptor is closed once read), so none of them is ever in the environment, where
