@@ -20,6 +20,7 @@ A cancelled run (Ctrl-C) raises `Cancelled` out of the trial: nothing half-measu
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import shutil
 import threading
@@ -247,7 +248,13 @@ def _context(spec: TrialSpec, config: RunConfig, shared: RunShared, dirs: TrialD
                           hidden_catalog=shared.hidden.get(spec.challenge.id),
                           sandbox=config.sandbox, limits=config.limits, hidden=shared.hidden_paths,
                           run_marker=cancel.marker if cancel else None,
-                          interrupted=cancel.event if cancel else None)
+                          interrupted=cancel.event if cancel else None,
+                          side_by_side=config.executor == "local" and config.jobs < usable_cores())
+
+
+def usable_cores() -> int:
+    """Processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _timed_agent(adapter: AgentAdapter, spec: TrialSpec, config: RunConfig,

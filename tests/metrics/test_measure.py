@@ -133,3 +133,31 @@ def test_completeness_counts_non_empty_regular_files_and_rubric_items(tiny_chall
                          "[tests] (no test file collected a test)")
     collected = TestMeasurement(passed=1, collected=1, test_files=("tests/test_adder.py",))
     assert "[tests]" in measure_completeness(challenge, dirs.workspace, collected).found
+
+
+def test_side_by_side_the_hidden_run_overlaps_the_build_and_measures_the_same(tiny_challenges, tmp_path,
+                                                                              template):
+    """With a core free the hidden tests run beside the build and own tests: the build starts while
+    the (slow) hidden run still runs; every figure is the one measured in turn."""
+    from dataclasses import replace
+
+    from agentbench.toolchains.python import PythonToolchain
+
+    assert PythonToolchain.hidden_alongside is True
+    challenge = load_challenge(tiny_challenges / "easy" / "adder.yaml")
+    write(challenge.acceptance.files_dir / "test_slow.py",
+          "import time\n\nimport adder\n\n\ndef test_slow():\n    time.sleep(3)\n"
+          "    assert adder.add(2, 2) == 4\n")
+    figures = []
+    for side_by_side in (False, True):
+        ctx = replace(context(tmp_path / str(side_by_side), template), side_by_side=side_by_side)
+        shutil.copytree(challenge.reference_dir, ctx.dirs.workspace, dirs_exist_ok=True)
+        m = measure(challenge, ctx)
+        logs = ctx.trial_dir / "logs"
+        setup_start = (logs / "setup-1.log").stat().st_mtime - m.build.commands[0].duration_s
+        overlapped = setup_start < (logs / "acceptance.log").stat().st_mtime - 1.0
+        assert overlapped is side_by_side
+        figures.append((m.build.success, m.tests.passed, m.coverage.covered_lines, m.quality.functions,
+                        m.completeness.ratio, m.acceptance.tests.passed, m.acceptance.tests.total,
+                        m.failures))
+    assert figures[0] == figures[1] and figures[0][5] == 3

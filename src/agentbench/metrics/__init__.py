@@ -10,15 +10,26 @@ files), quality (lizard over the snapshot's product files) and completeness (the
 `completeness`, over the snapshot). Nothing read after the agent's own code ran (setup, own tests)
 comes from a tree that code could write. Each step returns one frozen measurement; their logs land
 in the trial folder.
+
+When the run leaves a core free (`MeasureContext.side_by_side`) and the toolchain's hidden run shares
+nothing with its build and own tests (`hidden_alongside`), the hidden tests run in a thread of their
+own beside the other steps: the copies are made from the snapshot before either starts, and every
+process that could reach the hidden run at that time runs the agent's code as the trial's user,
+which the hidden run's own process already does (its verdict rests on the canaries, not on anything
+in that process; docs/scoring-integrity.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import tempfile
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from agentbench.metrics.change import change_sets
 from agentbench.metrics.completeness import measure_completeness
@@ -40,7 +51,9 @@ from agentbench.toolchains import HiddenRun, MeasureContext, Toolchain, get_tool
 from agentbench.toolchains.base import OwnTests, SourceFiles
 from agentbench.workspace import copy_tree, make_trial_dirs
 
-__all__ = ["MeasureContext", "Steps", "failed_measurements", "measure", "snapshot_of"]
+__all__ = ["MeasureContext", "Steps", "failed_measurements", "measure", "side_by_side", "snapshot_of"]
+
+T = TypeVar("T")
 
 
 def snapshot_of(ctx: MeasureContext) -> Snapshot:
@@ -62,16 +75,42 @@ def measure(challenge: Challenge, ctx: MeasureContext, toolchain: Toolchain | No
     root = taken.root
     sources = steps.run("sources", lambda: replace(toolchain.sources(root), root=root),
                         lambda: SourceFiles(root=root))
-    acceptance = steps.run("hidden tests", lambda: _hidden(challenge, toolchain, ctx, root),
-                           lambda: _failed_acceptance(challenge, ctx))
-    build, own, coverage = _own_steps(challenge, toolchain, ctx, (root, sources), steps)
-    quality = steps.run("quality", lambda: measure_quality(sources.product, root, ctx.logs() / "quality.log"),
-                        QualityMeasurement)
-    completeness = steps.run("completeness", lambda: measure_completeness(challenge, root, own.tests),
-                             lambda: CompletenessMeasurement(missing=(FAILED,)))
+
+    def hidden() -> AcceptanceMeasurement | None:
+        return steps.run("hidden tests", lambda: _hidden(challenge, toolchain, ctx, root),
+                         lambda: _failed_acceptance(challenge, ctx))
+
+    with _alongside(hidden, ctx.side_by_side and side_by_side(toolchain)) as acceptance:
+        build, own, coverage = _own_steps(challenge, toolchain, ctx, (root, sources), steps)
+        quality = steps.run("quality", lambda: measure_quality(sources.product, root,
+                                                               ctx.logs() / "quality.log"),
+                            QualityMeasurement)
+        completeness = steps.run("completeness", lambda: measure_completeness(challenge, root, own.tests),
+                                 lambda: CompletenessMeasurement(missing=(FAILED,)))
     return Measurements(build=build, tests=own.tests, coverage=coverage, quality=quality,
-                        completeness=completeness, acceptance=acceptance, removed_symlinks=taken.links,
+                        completeness=completeness, acceptance=acceptance.result(),
+                        removed_symlinks=taken.links,
                         failures=tuple(steps.failures))
+
+
+def side_by_side(toolchain: Toolchain) -> bool:
+    """Whether `toolchain`'s hidden run shares nothing with its build and own tests (an optional
+    `hidden_alongside` attribute; default no), so the two may run at the same time."""
+    return getattr(toolchain, "hidden_alongside", False) is True
+
+
+@contextlib.contextmanager
+def _alongside(step: Callable[[], T], parallel: bool) -> Iterator[Future[T]]:
+    """`step` in a thread of its own while the block runs (`parallel`), else before it; the block
+    gets its future. Leaving the block waits for it (an interrupted run's commands are killed and no
+    new one starts, `run_command`)."""
+    if not parallel:
+        done: Future[T] = Future()
+        done.set_result(step())
+        yield done
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hidden-tests") as pool:
+        yield pool.submit(step)
 
 
 FAILED = "measuring failed on this workspace (see failures)"

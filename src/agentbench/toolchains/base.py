@@ -71,6 +71,8 @@ class MeasureContext:
     """Set when the run is interrupted: no further command starts (`run_command` raises)."""
     hidden: tuple[Path, ...] = ()
     """What no command of the trial may see (`Confinement.hidden`)."""
+    side_by_side: bool = False
+    """The run leaves a core free: independent steps may run at the same time (`metrics.measure`)."""
     @property
     def user(self) -> TrialUser | None:
         """The unprivileged user the trial's commands run as (None: AgentBench's own user)."""
@@ -158,7 +160,11 @@ class Toolchain(Protocol):
     group `agentbench.toolchains` (the entry point's name is the language)."""
 
     name: str
-    """The language's canonical name, as written in a challenge's `language` field."""
+    """The language's canonical name, as written in a challenge's `language` field.
+
+    Optional attribute `hidden_alongside` (default False): True when the hidden run shares nothing
+    with the build and own tests (no cache handed from one to the other), so `metrics.measure` may
+    run it beside them."""
     aliases: tuple[str, ...]
     """Other names accepted in `language` (lower case)."""
 

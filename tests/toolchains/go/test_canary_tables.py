@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from agentbench.toolchains.canaries import HiddenCatalog, Mutation
-from agentbench.toolchains.go.assets import hidden_build_cache
+from agentbench.toolchains.go.assets import layered
 from agentbench.toolchains.go.canaries import candidates, pick_aligned, render
 from tests.requirements import TOOLS
 
@@ -262,10 +262,10 @@ func TestResultChecked(t *testing.T) {
 """}
 
 
-def _go_test(folder: Path, cache: Path) -> dict[str, str]:
+def _go_test(folder: Path, caches: dict[str, str]) -> dict[str, str]:
     go = str(TOOLS / "go") if (TOOLS / "go").is_file() else shutil.which("go") or "go"
     env = {"PATH": f"{Path(go).parent}:/usr/bin:/bin", "HOME": str(folder.parent), "GOFLAGS": "-mod=mod",
-           "GOCACHE": str(cache), "GOPATH": str(folder.parent / "gopath"), "GOTOOLCHAIN": "local"}
+           **caches, "GOPATH": str(folder.parent / "gopath"), "GOTOOLCHAIN": "local"}
     run = subprocess.run([go, "test", "-json", "-count=1", "."], cwd=folder, env=env, capture_output=True,
                          text=True, timeout=300, check=False)
     events = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
@@ -284,7 +284,7 @@ def _render_and_run(tmp_path: Path, assets: Path, sources: dict[str, str],
     (folder / "m.go").write_text(SOLUTION)
     for rel, text in rendered.sources.items():
         (folder / rel).write_text(text)
-    return _go_test(folder, hidden_build_cache(assets, tmp_path)), (generated, rendered)
+    return _go_test(folder, layered(assets, tmp_path)), (generated, rendered)
 
 
 @pytest.mark.needs("go")

@@ -1,6 +1,6 @@
 """The Go toolchain: `go build ./...` or the setup commands, `go test -json` counted by the harness,
 statement coverage of every package from `-coverpkg=./... -coverprofile`, hidden `_test.go` files in
-a copy of the project, and a private copy of a warmed build cache per trial."""
+a copy of the project, and the warmed build cache read in place (`assets.layered`)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from agentbench.toolchains.base import (
 )
 from agentbench.toolchains.canaries import HiddenCatalog
 from agentbench.toolchains.go import hidden
-from agentbench.toolchains.go.assets import go_assets, load_go, trial_build_cache
+from agentbench.toolchains.go.assets import go_assets, layered, load_go
 from agentbench.toolchains.go.collect import (
     Collected,
     install_exec,
@@ -49,6 +49,8 @@ class GoToolchain:
 
     name = "go"
     aliases: tuple[str, ...] = ("golang",)
+    hidden_alongside = True
+    """The hidden run has its own copy, folders and build-cache layer: it may run beside the own steps."""
 
     def missing(self) -> str | None:
         """Why Go challenges cannot run here (Go not found), None when they can."""
@@ -66,7 +68,7 @@ class GoToolchain:
     def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
         """A fresh folder with the trial's own build cache, GOPATH and coverage folder."""
         work = ctx.private_dir("env")
-        trial_build_cache(ctx.assets, ctx.dirs.base, work)
+        layered(ctx.assets, work)
         (work / "gopath").mkdir()
         ctx.let_write(work)  # NOTE: the trial's builds and tests write the caches and profiles there
         return work
@@ -85,7 +87,7 @@ class GoToolchain:
         results: list[CommandResult] = []
         for index, command in enumerate(commands, start=1):
             argv = _with_go(command, go)
-            results.append(run_command(CommandSpec(command=command, env=go_env(go, ctx.dirs, work),
+            results.append(run_command(CommandSpec(command=command, env=_env(go, ctx, work),
                                                    log_name=f"setup-{index}", argv=argv),
                                        ctx, ctx.confinement(work)))
             if not results[-1].ok:
@@ -100,7 +102,7 @@ class GoToolchain:
         program, collected = install_exec(ctx), Collected()
         for index, command in enumerate(challenge.test_commands, start=1):
             argv, direct = go_test_argv(command, str(go), ("-count=1", "-coverpkg=./...", program.flag))
-            spec = CommandSpec(command=command, env=go_env(go, ctx.dirs, work), log_name=f"test-{index}",
+            spec = CommandSpec(command=command, env=_env(go, ctx, work), log_name=f"test-{index}",
                                argv=argv)
             if direct and not own_exec(tuple(command_argv(command))):
                 result = run_with_channel(spec, ctx, work, program, collected)
@@ -132,6 +134,11 @@ class GoToolchain:
     def lint(self, challenge: Challenge) -> tuple[str, ...]:
         """Test commands the harness cannot count; hidden tests needing more than it provides."""
         return lint_go_challenge(challenge)
+
+
+def _env(go: Path, ctx: MeasureContext, work: Path) -> dict[str, str]:
+    """A go command's environment: caches in `work`, the warmed build cache read in place."""
+    return go_env(go, ctx.dirs, work, layered(ctx.assets, work))
 
 
 def _with_go(command: str, go: Path) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """What every Go trial of a run shares, built once and cached: a build cache warmed with the standard
-library packages challenges use (compiling them takes a minute; a trial copies the cache in a second).
+library packages challenges use (compiling them takes a minute).
 
-Trials never write it: each gets a private copy (`trial_build_cache`). The key covers the Go binary
+Trials never write it: their go commands read it in place through a cache program that keeps what
+they build in a layer of their own (`layered`). The key covers the Go binary
 and version, so a new Go rebuilds it. `python -m agentbench.toolchains.go` builds it ahead of time.
 """
 
@@ -9,13 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from agentbench import process
 from agentbench.errors import RunError
-from agentbench.toolchains.go.tools import find_go, go_env
+from agentbench.toolchains.go.tools import SYSTEM_PYTHON, find_go, go_env
 from agentbench.workspace import TrialDirs, cache_lock
 
 WARM_PACKAGES: tuple[str, ...] = (
@@ -50,30 +54,43 @@ def load_go(assets: Path) -> Path:
     return Path(json.loads((assets / "tools.json").read_text(encoding="utf-8"))["go"])
 
 
-TRIAL_CACHE = "agentbench-gocache"
-"""Name of the trial's own build cache in its private root (a harness folder no agent process can
-write under `--sandbox bwrap`): made by the first step that needs it, then handed on."""
+CACHE_PROGRAM = Path(__file__).parent / "exec" / "agentbench_go_cache.py"
+"""The GOCACHEPROG every trial's go commands use (see its docstring)."""
 
 
-def trial_build_cache(assets: Path, base: Path, work: Path) -> None:
-    """The trial's private copy of the warmed build cache, at `work/gocache`.
+def layered(assets: Path, where: Path) -> dict[str, str]:
+    """The variables of a go command that reads the warmed cache in place and writes what it builds
+    into a fresh layer of its own, `where/gocache-layer` (GOCACHE: an empty `where/gocache`, which the
+    go command still opens). Both are made now; the caller hands them to the trial's user.
 
-    The copy (113 MB: a second each) is made once per trial: the hidden-test run makes it, and the
-    agent's own build and tests take it over afterwards (moved, not copied). Nothing of one trial
-    reaches another: every trial's root is new."""
-    made = base / TRIAL_CACHE
-    if made.is_dir() and not made.is_symlink():
-        made.rename(work / "gocache")
-    else:
-        shutil.copytree(assets / "gocache", work / "gocache", symlinks=True)
+    No trial copies the warmed cache (113 MB: one to two seconds a copy) and none writes it: the
+    cache program answers from it first, so nothing a trial's process puts in its layer stands in for
+    an output the warmed cache holds (the `covdata` tool the harness runs among them). Each command
+    tree (hidden run, own build and tests) has its own layer: nothing is handed from one to another."""
+    for name in ("gocache", "gocache-layer"):
+        (where / name).mkdir(exist_ok=True)
+    program = _program(assets)
+    python = SYSTEM_PYTHON if SYSTEM_PYTHON.exists() else Path(sys.executable)
+    return {"GOCACHE": str(where / "gocache"),
+            "GOCACHEPROG": f"{python} -I -S {program} {assets / 'gocache'} {where / 'gocache-layer'}"}
 
 
-def hidden_build_cache(assets: Path, base: Path) -> Path:
-    """The build cache of a hidden-test run: the trial's own, made now in its private root."""
-    made = base / TRIAL_CACHE
-    if not made.is_dir():
-        shutil.copytree(assets / "gocache", made, symlinks=True)
-    return made
+def layer_folders(where: Path) -> tuple[Path, Path]:
+    """The folders `layered` made in `where` (for the trial's user to write)."""
+    return where / "gocache", where / "gocache-layer"
+
+
+def _program(assets: Path) -> Path:
+    """The cache program, in the assets folder (every command may read it, none may write it),
+    named by its content so a changed program never meets an old copy."""
+    data = CACHE_PROGRAM.read_bytes()
+    program = assets / f"agentbench_go_cache_{hashlib.sha256(data).hexdigest()[:12]}.py"
+    if not program.is_file():
+        with tempfile.NamedTemporaryFile(dir=assets, delete=False, suffix=".tmp") as handle:
+            handle.write(data)
+        os.chmod(handle.name, 0o644)
+        os.replace(handle.name, program)
+    return program
 
 
 def _build(root: Path, go: Path, log_dir: Path) -> None:

@@ -25,12 +25,10 @@ from pathlib import Path
 from agentbench.models import CommandResult
 from agentbench.toolchains.base import CommandSpec, MeasureContext, run_command
 from agentbench.toolchains.channel import Stream, key_fd, key_pipe, open_channel
-from agentbench.toolchains.go.tools import go_env
+from agentbench.toolchains.go.assets import layer_folders, layered
+from agentbench.toolchains.go.tools import SYSTEM_PYTHON, go_env
 
 EXEC_SOURCE = Path(__file__).parent / "exec" / "agentbench_go_exec.py"
-SYSTEM_PYTHON = Path("/usr/bin/python3")
-"""Runs the -exec program (standard library only): the system's, visible read-only in every sandbox;
-without one, the Python running AgentBench."""
 KEY_COPIES = 200
 """Test binaries one command can start with the channel (one key record each)."""
 OWN_EXEC = re.compile(r"^--?(exec|toolexec)(=|$)")
@@ -128,10 +126,15 @@ def to_profile(collected: Collected, ctx: MeasureContext, go: Path, work: Path) 
     profile = out / "profile.txt"
     for folder in collected.folders:
         ctx.let_read(folder)
-    ctx.let_write(out)
+    # NOTE: a fresh cache layer, not the one the tests wrote: covdata is linked from the warmed
+    # cache's outputs alone (an entry the tests planted under its link's action id is never seen)
+    caches = ctx.private_dir("gocover-cache")
+    env = go_env(go, ctx.dirs, work, layered(ctx.assets, caches))
+    ctx.let_read(caches)
+    ctx.let_write(out, *layer_folders(caches))
     inputs = ",".join(str(f) for f in collected.folders)
     result = run_command(CommandSpec(
-        command="go tool covdata textfmt", env=go_env(go, ctx.dirs, work), log_name="coverage-profile",
+        command="go tool covdata textfmt", env=env, log_name="coverage-profile",
         argv=(str(go), "tool", "covdata", "textfmt", f"-i={inputs}", f"-o={profile}"), cwd=out),
-        ctx, ctx.confinement(work, out, readable=tuple(collected.folders)))
+        ctx, ctx.confinement(work, out, *layer_folders(caches), readable=tuple(collected.folders)))
     return profile if result.ok else None

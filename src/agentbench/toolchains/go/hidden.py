@@ -4,7 +4,7 @@ The project is copied (regular files only) into a fresh harness folder *without 
 `_test.go` files* (they could clash with the hidden tests' names, or not compile); the hidden tests
 are copied over it, folder for folder (`acceptance/kv/store_test.go` goes into the copy's `kv/`).
 The harness's Go runs `go test -json -count=1` on exactly the packages holding hidden tests, with the
-trial's private copy of the warmed build cache (made here, taken over by the agent's own tests after), the harness's module cache, GOFLAGS=-mod=mod and no network;
+warmed build cache read in place and a layer of this run's own (`assets.layered`), the harness's module cache, GOFLAGS=-mod=mod and no network;
 under `--sandbox bwrap` it is confined with the project read-only. The tree runs undumpable
 (`Confinement.undumpable`): the test binary, where product code runs, can neither take the go
 command's stdout (test2json's events, which the harness reads) nor read or ptrace it.
@@ -32,7 +32,7 @@ from agentbench.toolchains.base import (
     run_command,
 )
 from agentbench.toolchains.canaries import HiddenCatalog, surveyed
-from agentbench.toolchains.go.assets import hidden_build_cache
+from agentbench.toolchains.go.assets import layer_folders, layered
 from agentbench.toolchains.go.canaries import Rendered, candidates, pick_aligned, render
 from agentbench.toolchains.go.gotest import Tally, tally
 from agentbench.toolchains.go.tools import go_env
@@ -89,16 +89,16 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     dirs = TrialDirs(base=root, workspace=copy, home=root / "home", tmp=root / "tmp")
     for path in (dirs.home, dirs.tmp):
         path.mkdir()
-    cache = hidden_build_cache(ctx.assets, ctx.dirs.base)
+    caches = layered(ctx.assets, root)
     argv = (str(go), "test", "-json", "-count=1", *spec.command, *hidden_packages(spec.files_dir))
     (root / "gopath").mkdir()
     ctx.let_read(root)
-    ctx.let_write(dirs.home, dirs.tmp, cache, root / "gopath")
+    writable = (dirs.home, dirs.tmp, *layer_folders(root), root / "gopath")
+    ctx.let_write(*writable)
     # undumpable: the test binary cannot take the go command's stdout (pidfd_getfd) or its memory
-    confinement = replace(ctx.confine((dirs.home, dirs.tmp, cache, root / "gopath"), (root,)),
-                          undumpable=True)
+    confinement = replace(ctx.confine(writable, (root,)), undumpable=True)
     result = run_command(CommandSpec(command="go test <hidden acceptance tests>", log_name=log_name,
-                                     env=go_env(go, dirs, root, {"GOCACHE": str(cache)}), argv=argv,
+                                     env=go_env(go, dirs, root, caches), argv=argv,
                                      timeout_s=spec.time_limit_seconds, cwd=copy), ctx, confinement)
     return tally(read_log(ctx, result), returncode=result.returncode, timed_out=result.timed_out,
                  direct=True), result

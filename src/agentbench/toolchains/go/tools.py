@@ -2,8 +2,8 @@
 
 `go` is looked up in `$AGENTBENCH_TOOLS/bin` (where `ci/install/go.sh` links it) first, then on PATH;
 missing, it is a RunError naming the install script. Every command runs with an explicit environment:
-the trial's own build cache (a private copy of the warmed one: one trial's build outputs never reach
-another), a module cache and GOPATH of the harness's, no network for modules (GOPROXY=off), no cgo,
+the warmed build cache read in place with a layer of the command's own for what it builds
+(`assets.layered`: one trial's build outputs never reach another), a module cache and GOPATH of the harness's, no network for modules (GOPROXY=off), no cgo,
 no user configuration file (GOENV=off), no workspace file (GOWORK=off), no toolchain download.
 """
 
@@ -21,6 +21,9 @@ TOOLS_VARIABLE = "AGENTBENCH_TOOLS"
 DEFAULT_TOOLS = "/opt/agentbench-tools"
 INSTALL_HINT = "install Go with `bash ci/install/go.sh` (it links $AGENTBENCH_TOOLS/bin/go)"
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+"""Runs the harness's -exec and cache programs (standard library only): the system's, visible
+read-only in every sandbox; without one, the Python running AgentBench."""
 
 
 def find_go() -> Path:

@@ -28,6 +28,8 @@ class TypeScriptToolchain:
 
     name = "typescript"
     aliases: tuple[str, ...] = ("ts", "javascript", "js", "node")
+    hidden_alongside = True
+    """The hidden run has its own copy, npm cache and folders: it may run beside the own steps."""
 
     def missing(self) -> str | None:
         """Why TypeScript challenges cannot run here (no Node >= 22 or npm), None when they can."""

@@ -45,6 +45,8 @@ class PythonToolchain:
 
     name = "python"
     aliases: tuple[str, ...] = ("py", "python3")
+    hidden_alongside = True
+    """The hidden run has its own environment and copy: it may run beside the build and own tests."""
 
     def prepare_run(self, cache: Path, log_dir: Path,
                     announce: Callable[[str], None] = lambda _: None) -> Path:
