@@ -8,8 +8,9 @@ ALLOWED = {
     "rich": ("cli/", "report/terminal.py"),
     "yaml": ("loader.py",),
     "jinja2": ("report/", "viewer/"),
-    # NOTE: the Go -exec program runs standalone under the system's Python (no agentbench to import)
-    "subprocess": ("process.py", "toolchains/go/exec/agentbench_go_exec.py"),
+    # NOTE: the Go -exec program and the per-command supervisor run standalone (`python -I -S`: no
+    # agentbench to import); the supervisor is the process door's other half
+    "subprocess": ("process.py", "supervise.py", "toolchains/go/exec/agentbench_go_exec.py"),
 }
 
 

@@ -117,8 +117,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     stop_when: StopWhen | None = None,
     pass_fds: tuple[int, ...] = (),
 ) -> ProcessResult:
-    """Run `argv` to its end or time limit, then kill what it left (`stop_when`: a watch over its
-    output lines that can end it early, see `StopWhen`; `pass_fds`: descriptors it inherits)."""
+    """Run `argv` to its end or time limit, then kill what it left (`stop_when`: see `StopWhen`)."""
     stdout_path.parent.mkdir(parents=True, exist_ok=True)
     stderr_path.parent.mkdir(parents=True, exist_ok=True)
     tree = _Tree.make(confinement)

@@ -136,7 +136,7 @@ var _ = forge(func() []string {
 
 _TS_BASE = {k: v for k, v in TS_REF.items() if not k.startswith("src/")}
 TS_ATTACKERS = {
-    "ts-stringify-flipper": TS_FORGERS["ts-stringify-flipper"],
+    "ts-serializer-flipper": TS_FORGERS["ts-serializer-flipper"],
     "ts-unguarded-flipper": {**_TS_BASE, "src/calc.ts": TS_STUB + _TS_PAIRS + "forge(new Set(grouped().single));\n"},
     "ts-pair-flipper": {**_TS_BASE, "src/calc.ts": TS_STUB + _TS_PAIRS + (
         "forge(new Set(grouped().pairs.map((pair) => pair[Math.floor(Math.random() * 2)])));\n")},
@@ -214,7 +214,7 @@ def test_go_forgers_flipping_every_failure_or_what_looks_twinless_are_caught(go_
 
 
 def test_ts_forgers_flipping_every_failure_or_what_looks_twinless_are_caught(ts_checks):
-    for agent in ("ts-stringify-flipper", "ts-unguarded-flipper"):
+    for agent in ("ts-serializer-flipper", "ts-unguarded-flipper"):
         _caught(ts_checks, agent)
 
 
