@@ -22,7 +22,13 @@ from pathlib import Path
 
 from agentbench.models import AcceptanceMeasurement, AcceptanceSpec, CommandResult
 from agentbench.snapshot import read_regular
-from agentbench.toolchains.base import CommandSpec, HiddenRun, MeasureContext, hidden_measurement
+from agentbench.toolchains.base import (
+    CommandSpec,
+    HiddenRun,
+    MeasureContext,
+    hidden_measurement,
+    marked_files,
+)
 from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
 from agentbench.toolchains.python.canaries import Rendered, candidates, is_test_file, render
 from agentbench.toolchains.python.env import command_env, create_env
@@ -155,14 +161,6 @@ def find_planted(workspace: Path) -> tuple[str, ...]:
 
 
 def _aimed_at_probe(workspace: Path) -> list[str]:
-    hits = []
-    for path in agent_files(workspace, (".py", ".pth")):
-        try:
-            if path.stat().st_size > MAX_SCANNED_BYTES:
-                continue
-            text = path.read_bytes()
-        except OSError:
-            continue
-        if any(marker in text for marker in PROBE_MARKERS):
-            hits.append(f"{path.relative_to(workspace)} contains code aimed at the harness's probe")
-    return hits
+    return [f"{path.relative_to(workspace)} contains code aimed at the harness's probe"
+            for path in marked_files(agent_files(workspace, (".py", ".pth")), PROBE_MARKERS,
+                                     MAX_SCANNED_BYTES)]
