@@ -129,7 +129,8 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
     junit = out / "junit.xml"
     # one file at a time, on any machine: files that share a port or a data file cannot clash
     argv = (str(tools.node), "--test", "--experimental-test-isolation=process", "--test-concurrency=1",
-            f"--import={FREEZE_SCRIPT}", REPORTER_FLAGS, "--test-reporter=junit", f"--test-reporter-destination={junit}", *files)
+            f"--import={FREEZE_SCRIPT}", REPORTER_FLAGS, "--test-reporter=junit",
+            f"--test-reporter-destination={junit}", *files)
     confinement = replace(ctx.confine((dirs.home, dirs.tmp, out), (root, FREEZE_SCRIPT.parent)),
                           undumpable=True)
     env[TMPDIR_VARIABLE] = env["TMPDIR"]  # NOTE: glibc drops TMPDIR in an undumpable tree

@@ -39,7 +39,6 @@ from agentbench.workspace import TrialDirs, agent_files, copy_tree
 PLANTED_NAMES = frozenset({"sitecustomize.py", "usercustomize.py", "conftest.py", "pytest.ini"})
 PROBE_MARKERS = (b"AGENTBENCH_PROBE", b"agentbench_probe")
 """Text no product file has a reason to contain: code aimed at the harness's probe."""
-MAX_SCANNED_BYTES = 4 * 1024 * 1024
 MAX_JUNIT_BYTES = 64 * 1024 * 1024
 """A larger JUnit report is not read (the hidden tests are then void)."""
 
@@ -162,5 +161,4 @@ def find_planted(workspace: Path) -> tuple[str, ...]:
 
 def _aimed_at_probe(workspace: Path) -> list[str]:
     return [f"{path.relative_to(workspace)} contains code aimed at the harness's probe"
-            for path in marked_files(agent_files(workspace, (".py", ".pth")), PROBE_MARKERS,
-                                     MAX_SCANNED_BYTES)]
+            for path in marked_files(agent_files(workspace, (".py", ".pth")), PROBE_MARKERS)]
