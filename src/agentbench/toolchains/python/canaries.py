@@ -74,9 +74,9 @@ def _expected_side(left: ast.expr, right: ast.expr) -> ast.expr | None:
     return None
 
 
-def _comparisons(func: ast.AST) -> Iterator[tuple[ast.AST, ast.expr]]:
-    """(assertion, its expected side) of each equality assertion."""
-    for node in ast.walk(func):
+def _comparisons(nodes: Sequence[ast.AST]) -> Iterator[tuple[ast.AST, ast.expr]]:
+    """(assertion, its expected side) of each equality assertion among `nodes`."""
+    for node in nodes:
         if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare):
             test = node.test
             if len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
@@ -96,16 +96,17 @@ def sites(func: ast.AST) -> list[ast.AST]:
     then `with pytest.raises(Error):` calls (`ast.Call`) naming an exception a table can name too."""
     found: list[ast.AST] = []
     compared: set[int] = set()
-    for owner, side in _comparisons(func):
+    nodes = list(ast.walk(func))  # NOTE: walked once (each pass below keeps ast.walk's order)
+    for owner, side in _comparisons(nodes):
         literals = [n for n in _outside_fstrings(side) if isinstance(n, ast.Constant) and strength(n.value)]
         found += literals
         if literals:
             compared.add(id(owner))
-    found += [n for n in ast.walk(func) if isinstance(n, ast.Assert) and id(n) not in compared
+    found += [n for n in nodes if isinstance(n, ast.Assert) and id(n) not in compared
               and not _pure(n.test)]
-    local = _local_names(func)
-    found += [n for n in ast.walk(func) if isinstance(n, ast.withitem)
-              and _raises_error(n.context_expr, local) is not None]
+    withitems = [n for n in nodes if isinstance(n, ast.withitem)]
+    local = _local_names(func, nodes) if withitems else set()
+    found += [n for n in withitems if _raises_error(n.context_expr, local) is not None]
     return found
 
 
@@ -129,14 +130,16 @@ def _raises_error(node: ast.expr, local: set[str]) -> ast.expr | None:
     return error if isinstance(root, ast.Name) and root.id not in local else None
 
 
-def _local_names(func: ast.AST) -> set[str]:
-    """Names the test binds itself (assigned, parameters, imported, caught, defined)."""
-    names = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    names |= {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
-    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(func) if isinstance(n, ast.Import | ast.ImportFrom)
+def _local_names(func: ast.AST, nodes: Sequence[ast.AST] | None = None) -> set[str]:
+    """Names the test binds itself (assigned, parameters, imported, caught, defined); `nodes`: the
+    nodes of `func` when already walked."""
+    nodes = list(ast.walk(func)) if nodes is None else nodes
+    names = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    names |= {a.arg for a in nodes if isinstance(a, ast.arg)}
+    names |= {(a.asname or a.name).split(".")[0] for n in nodes if isinstance(n, ast.Import | ast.ImportFrom)
               for a in n.names}
-    names |= {n.name for n in ast.walk(func) if isinstance(n, ast.ExceptHandler) and n.name}
-    return names | {n.name for n in ast.walk(func) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    names |= {n.name for n in nodes if isinstance(n, ast.ExceptHandler) and n.name}
+    return names | {n.name for n in nodes if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
                      and n is not func}
 
 
@@ -326,7 +329,7 @@ def render(sources: Mapping[str, str], canaries: Sequence[Mutation]) -> Rendered
                 assert isinstance(node, ast.ClassDef)
                 node.body = _arrange(node.body, rel, node.name + ".", mine, roles, table)
         _add_table(tree, table)
-        out[rel] = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+        out[rel] = ast.unparse(tree) + "\n"
     return Rendered(sources=out, roles=roles)
 
 
@@ -347,7 +350,7 @@ def _arrange(body: list[ast.stmt], rel: str, prefix: str, canaries: Sequence[Mut
             continue
         shared = sorted({m.site for m in mine})
         for mutation in mine:
-            twin = copy.deepcopy(node)
+            twin = _clone(node)
             _tabulate(twin, shared, table, mutation)
             tests.append(_renamed(twin, Role(original=original, canary=mutation,
                                              group=f"{rel}::{qualname}"), roles))
@@ -357,12 +360,29 @@ def _arrange(body: list[ast.stmt], rel: str, prefix: str, canaries: Sequence[Mut
     return [*kept, *tests]
 
 
-class _Swap(ast.NodeTransformer):
-    def __init__(self, swaps: dict[int, ast.Attribute]) -> None:
-        self.swaps = swaps
+def _clone(node: Any) -> Any:
+    """A deep copy of a syntax tree: its nodes and lists copied, their leaf values (names, constants:
+    immutable) shared; several times cheaper than `copy.deepcopy`."""
+    if isinstance(node, ast.AST):
+        twin = node.__class__.__new__(node.__class__)
+        twin.__dict__.update({key: _clone(value) for key, value in node.__dict__.items()})
+        return twin
+    if isinstance(node, list):
+        return [_clone(item) for item in node]
+    return node
 
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        return self.swaps.get(id(node), node)
+
+def _swap(func: ast.AST, swaps: dict[int, ast.Attribute]) -> None:
+    """Replace the constants whose ids `swaps` names by their attribute."""
+    if not swaps:
+        return
+    for parent in ast.walk(func):
+        for field, value in ast.iter_fields(parent):
+            if isinstance(value, ast.Constant) and id(value) in swaps:
+                setattr(parent, field, swaps[id(value)])
+            elif isinstance(value, list):
+                value[:] = [swaps.get(id(item), item) if isinstance(item, ast.Constant) else item
+                            for item in value]
 
 
 def _tabulate(func: ast.AST, places: Sequence[int], table: list[tuple[str, ast.expr]],
@@ -391,7 +411,7 @@ def _tabulate(func: ast.AST, places: Sequence[int], table: list[tuple[str, ast.e
         else:
             assert isinstance(site, ast.withitem) and isinstance(site.context_expr, ast.Call)
             site.context_expr.args[0] = attribute
-    _Swap(swaps).visit(func)
+    _swap(func, swaps)
 
 
 def _entry(name: str, value: ast.expr) -> ast.stmt:
@@ -412,6 +432,7 @@ def _add_table(tree: ast.Module, table: list[tuple[str, ast.expr]]) -> None:
     body = [_entry(name, value) for name, value in table]
     holder = ast.ClassDef(name=TABLE, bases=[], keywords=[], body=body, decorator_list=[])
     setattr(holder, "type_params", [])  # noqa: B010  (Python 3.12+ unparses it; 3.11 has no such field)
+    ast.fix_missing_locations(holder)  # NOTE: unparsing reads an assignment's line (the rest: none)
     tree.body.append(holder)
 
 

@@ -61,7 +61,12 @@ def template_site_packages(cache: Path, log_dir: Path,
                 announce(f"building the Python scoring environment once ({', '.join(TEMPLATE_PACKAGES)}) "
                          f"in {root}; later runs reuse it")
                 _build_template(root, log_dir)
-    return _site_packages(root)
+    site = _site_packages(root)
+    if not _shadows_compiled(site):  # a template built before they were compiled
+        with cache_lock(root.parent / f"template-{key}.lock"):
+            if not _shadows_compiled(site):
+                _compile_shadows(root, log_dir)
+    return site
 
 
 def _identity(base: BasePython) -> str:
@@ -97,7 +102,24 @@ def _build_template(root: Path, log_dir: Path) -> None:
         (site / f"{name}.py").write_text(
             '"""Placed by AgentBench: shadows any such module an agent leaves on the import path."""\n',
             encoding="utf-8")
+    _compile_shadows(root, log_dir)
     (root / "READY").write_text(",".join(TEMPLATE_PACKAGES) + "\n")
+
+
+def _shadows_compiled(site: Path) -> bool:
+    return all(any((site / "__pycache__").glob(f"{name}.*.pyc")) for name in SHADOW_MODULES)
+
+
+def _compile_shadows(root: Path, log_dir: Path) -> None:
+    """Bytecode of the shadow modules, by the template's own interpreter: every Python process of
+    every trial environment imports `sitecustomize`, and would compile it each time (the trials'
+    processes write no bytecode). A failure leaves them to compile as before."""
+    site = _site_packages(root)
+    process.run([str(root / "bin" / "python"), "-I", "-m", "compileall", "-q", "--invalidation-mode",
+                 "checked-hash", *(str(site / f"{name}.py") for name in SHADOW_MODULES)],
+                cwd=root, env={"PATH": BASE_PATH, "LANG": "C.UTF-8"}, timeout_s=120,
+                stdout_path=log_dir / "template-env-compile.log",
+                stderr_path=log_dir / "template-env-compile.err")
 
 
 def _site_packages(root: Path) -> Path:

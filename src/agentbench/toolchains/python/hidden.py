@@ -30,9 +30,11 @@ from agentbench.toolchains.base import (
     marked_files,
 )
 from agentbench.toolchains.canaries import HiddenCatalog, judge, log_canaries, pick, surveyed
+from agentbench.toolchains.python.bytecode import compile_modules
 from agentbench.toolchains.python.canaries import Rendered, candidates, is_test_file, render
 from agentbench.toolchains.python.env import command_env, create_env
 from agentbench.toolchains.python.probe import Tally
+from agentbench.toolchains.python.sources import is_test_like
 from agentbench.toolchains.python.testrun import run_probed
 from agentbench.workspace import TrialDirs, agent_files, copy_tree
 
@@ -104,7 +106,10 @@ class _Run:
 def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str,
          extra: tuple[str, ...], rendered: Rendered) -> _Run:
     root = ctx.private_dir("hidden")
-    copy_tree(project, root / "project", files=agent_files(project))
+    files = agent_files(project)
+    copy_tree(project, root / "project", files=files)
+    compile_modules(root / "project" / path.relative_to(project) for path in files
+                    if path.suffix == ".py" and not is_test_like(path.relative_to(project)))
     copy_tree(spec.files_dir, root / "tests")
     for rel, text in rendered.sources.items():
         (root / "tests" / rel).write_text(text, encoding="utf-8")
@@ -118,10 +123,12 @@ def _run(spec: AcceptanceSpec, ctx: MeasureContext, project: Path, log_name: str
         path.mkdir()
     tests, junit = root / "tests", out / "junit.xml"
     # NOTE: --tb=native: pytest's own styles parse the whole test file again for every failure, and
-    # every canary fails (about 15% of the hidden run's CPU on easy/password-gen's reference)
+    # every canary fails (about 15% of the hidden run's CPU on easy/password-gen's reference);
+    # --assert=plain: no rewriting of the (freshly rendered) test modules' assertions, about 10% more
+    # (an assertion fails or passes alike, only its message is shorter)
     argv = (str(env.python), "-P", "-m", "pytest", "-c", str(ini), "--rootdir", str(tests),
             "--confcutdir", str(tests), f"--junitxml={junit}", "--continue-on-collection-errors",
-            "--color=no", "-q", "--tb=native", *spec.command, *extra, str(tests))
+            "--color=no", "-q", "--tb=native", "--assert=plain", *spec.command, *extra, str(tests))
     variables = command_env(env, dirs, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONSAFEPATH": "1"})
     ctx.let_read(root)
     ctx.let_write(dirs.home, dirs.tmp, out)
