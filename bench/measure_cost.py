@@ -1,12 +1,15 @@
 """Measuring cost per trial: this checkout against another git revision, interleaved, whole processes.
 
-Run: python bench/measure_cost.py [--against REV] [--runs N] [--challenge ID]
+Run: python bench/measure_cost.py [--against REV] [--runs N] [--challenge ID] [--jobs N --trials N]
 
 Each round runs `agentbench run --agent reference --challenge ID` once with this checkout's code and
 once with REV's (a temporary `git worktree`, imported through PYTHONPATH), alternating A B A B so a
 drift in the machine's speed hits both alike. It prints the median and spread of the whole process
-(start-up, loading, the trial, results writing) and of the trial's own `duration_s`, and the ratio
-A/B of the medians and the median of the per-round ratios. Temporary folders are removed.
+(start-up, loading, the trial, results writing), of the trial's own `duration_s` (the mean over the
+trials) and of the CPU time of the whole process tree (user + system, every descendant the run waited
+for), and the ratio A/B of the medians and the median of the per-round ratios. `--jobs` as many as
+the machine's cores leaves none free, so the hidden tests run after the build and own tests, not
+beside them. Temporary folders are removed.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -25,17 +29,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_once(src: Path, challenge: str, results: Path) -> tuple[float, float]:
-    """(whole-process seconds, trial duration_s) of one reference run with the code in `src`."""
+def run_once(src: Path, args: argparse.Namespace, results: Path) -> tuple[float, float, float]:
+    """(whole-process seconds, mean trial duration_s, CPU seconds of the process tree) of one
+    reference run with the code in `src`."""
     shutil.rmtree(results, ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(src)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "agentbench", "run", "--agent", "reference", "--challenge",
-                    challenge, "--results", str(results)], check=True, capture_output=True, env=env,
-                   cwd=src.parent)
+                    args.challenge, "--results", str(results), "--jobs", str(args.jobs),
+                    "--trials", str(args.trials)], check=True, capture_output=True, env=env, cwd=src.parent)
     wall = time.perf_counter() - start
-    trial = json.loads((results / "reference.json").read_text())["trials"][0]
-    return wall, float(trial["duration_s"])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    trials = json.loads((results / "reference.json").read_text())["trials"]
+    return wall, statistics.mean(float(t["duration_s"]) for t in trials), cpu
 
 
 def describe(values: list[float]) -> str:
@@ -47,17 +55,19 @@ def main() -> None:
     parser.add_argument("--against", default="HEAD~1", help="git revision to compare with")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--challenge", default="easy/password-gen")
+    parser.add_argument("--jobs", type=int, default=1, help="agentbench run --jobs")
+    parser.add_argument("--trials", type=int, default=1, help="agentbench run --trials")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="agentbench-bench-") as tmp:
         old = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(old), args.against],
                        check=True)
         try:
-            rounds = [(run_once(ROOT / "src", args.challenge, Path(tmp) / "a"),
-                       run_once(old / "src", args.challenge, Path(tmp) / "b")) for _ in range(args.runs + 1)][1:]
+            rounds = [(run_once(ROOT / "src", args, Path(tmp) / "a"),
+                       run_once(old / "src", args, Path(tmp) / "b")) for _ in range(args.runs + 1)][1:]
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=True)
-    for index, label in ((0, "whole process"), (1, "trial duration_s")):
+    for index, label in ((0, "whole process"), (1, "trial duration_s"), (2, "CPU, user + system")):
         a = [r[0][index] for r in rounds]
         b = [r[1][index] for r in rounds]
         ratios = [x / y for x, y in zip(a, b, strict=True)]
