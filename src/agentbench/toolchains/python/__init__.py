@@ -56,7 +56,7 @@ class PythonToolchain:
     def prepare(self, challenge: Challenge, ctx: MeasureContext) -> Path:
         """A fresh folder holding the trial's venv (commands may write it: pip installs there)."""
         work = ctx.private_dir("env")
-        create_env(work / "venv", ctx.assets, coverage_hook=True)
+        create_env(work / "venv", ctx.assets)
         ctx.let_write(work)  # NOTE: setup commands install into it; the harness never runs it
         return work
 
@@ -70,7 +70,7 @@ class PythonToolchain:
         return measure_build(challenge, _env(work), work, ctx, sources)
 
     def run_tests(self, challenge: Challenge, ctx: MeasureContext, work: Path) -> OwnTests:
-        """Each test command under the probe, with coverage on in every process of the venv."""
+        """Each test command under the probe, which starts coverage.py in the pytest process."""
         rc = coverage_config(work, ctx.dirs.workspace)
         start = ctx.private_dir("own-tests-start") / "workspace"
         copy_tree(ctx.dirs.workspace, start)  # NOTE: the second collector starts from this same tree

@@ -1,7 +1,9 @@
 """Line coverage of every product source file by the agent's tests, measured by coverage.py.
 
-During the agent's test commands coverage starts in every Python process of the trial environment
-(its `.pth` hook and COVERAGE_PROCESS_START), writing data into a folder those processes may write.
+During the agent's test commands the probe starts coverage in the pytest process (the configuration
+named by COVERAGE_PROCESS_START) as it loads, where and when the second collector (below) sees lines
+in its run; no other process (a subprocess of the tests, `pip`) pays for a collector whose lines would
+not count. It writes data into a folder the test processes may write.
 The harness then copies the data files (regular files only) into a fresh folder of its own and
 analyses them in-process with a configuration it builds itself (never a file the agent could edit):
 every product file counts, imported or not, and exclusion pragmas are ignored (`# pragma: no cover`

@@ -129,13 +129,11 @@ def _site_packages(root: Path) -> Path:
     return matches[0]
 
 
-def create_env(root: Path, template_site: Path, *, coverage_hook: bool = False,
-               appended: Sequence[Path] = ()) -> PythonEnv:
+def create_env(root: Path, template_site: Path, *, appended: Sequence[Path] = ()) -> PythonEnv:
     """A fresh, pip-less virtual environment in the new folder `root`, seeing the template's packages.
 
-    `coverage_hook` starts coverage in every Python process of the environment whose environment
-    names a configuration (COVERAGE_PROCESS_START); `appended` folders go on the import path after the
-    standard library and the template (so they can shadow neither).
+    `appended` folders go on the import path after the standard library and the template (so they
+    can shadow neither). (coverage.py is started by the probe, in the pytest process only.)
     """
     root.mkdir(exist_ok=False)
     base = base_python()
@@ -145,12 +143,6 @@ def create_env(root: Path, template_site: Path, *, coverage_hook: bool = False,
         venv.EnvBuilder(with_pip=False, symlinks=True).create(root)
     site = _site_packages(root)
     (site / "00-agentbench-template.pth").write_text(f"{template_site}\n", encoding="utf-8")
-    if coverage_hook:
-        (site / "zz-agentbench-coverage.pth").write_text(
-            "import os; os.environ.get('COVERAGE_PROCESS_START') and "
-            "__import__('coverage').process_startup()\n",
-            encoding="utf-8",
-        )
     if appended:
         (site / "zz-agentbench-project.pth").write_text(
             "".join(f"{path}\n" for path in appended), encoding="utf-8")

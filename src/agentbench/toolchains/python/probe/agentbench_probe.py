@@ -108,11 +108,27 @@ class _Lines:
         return {"e": "lines", "sid": sid, "files": {k: sorted(v) for k, v in self.seen.items()}}
 
 
+def _start_coverage() -> None:
+    """coverage.py, in the own-tests run (the harness names its configuration in
+    COVERAGE_PROCESS_START), in this process only and from now on: exactly where and when the second
+    collector sees lines in the other run. Lines only one of them can see (in a subprocess of the
+    tests, before pytest loads its plugins) never count, so coverage.py is not started there."""
+    if os.environ.get("COVERAGE_PROCESS_START"):
+        try:
+            import coverage
+
+            coverage.process_startup()
+        except Exception:  # NOTE: no data then: nothing covered; the tests still run
+            pass
+
+
 _CHANNEL = _Channel()
 _CHANNEL.send({"e": "hello", "file": __file__, "pytest": pytest.__version__})
 _NAME = f"agentbench-probe-{_CHANNEL.nonce[:12]}"
 if _CHANNEL.lines is not None and _CHANNEL.fd is not None:
     _CHANNEL.lines.start()
+elif _CHANNEL.fd is not None:
+    _start_coverage()
 
 
 class _Inner:
