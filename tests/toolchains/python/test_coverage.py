@@ -65,3 +65,31 @@ def test_lines_forged_into_coverage_s_live_data_or_planted_files_earn_nothing(tm
     # `if` body never runs there): nothing else is gained
     assert (forged.covered_lines, forged.total_lines) == (4 + 3, 8 + 6)
     assert alone.covered_lines == alone.total_lines == 14  # what coverage.py alone would say
+
+
+WHERE = """
+import subprocess, sys
+
+import coverage
+from pkg.ops import used
+
+
+def test_coverage_runs_in_the_pytest_process_only():
+    assert used(1) == 1
+    assert coverage.Coverage.current() is not None
+    child = subprocess.run([sys.executable, "-c", "import coverage; print(coverage.Coverage.current())"],
+                           capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == "None"
+"""
+
+
+def test_coverage_py_starts_in_the_pytest_process_only(tmp_path, template):
+    """A product CLI a test starts pays no coverage.py start: its lines could never count (the
+    second collector does not see them), so the probe starts coverage.py in the pytest process alone."""
+    ctx = context(tmp_path, template, {"pkg/__init__.py": "", "pkg/ops.py": OPS, "tests/test_ops.py": WHERE})
+    toolchain = PythonToolchain()
+    work = toolchain.prepare(challenge(), ctx)
+    own = toolchain.run_tests(challenge(), ctx, work)
+    assert (own.tests.passed, own.tests.failed) == (1, 0)
+    measured = toolchain.coverage(own, toolchain.sources(ctx.dirs.workspace), ctx)
+    assert (measured.covered_lines, measured.total_lines) == (4, 8)
