@@ -6,19 +6,26 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from agentbench import diskroom
-from agentbench.models import CommandResult
+from agentbench.models import CommandResult, TrialRecord, TrialStatus
+from agentbench.records import loads_run
 from agentbench.toolchains import MeasureContext
 from agentbench.toolchains.base import CommandSpec, run_command
 from agentbench.users import TRIAL_UID_BASE
 from agentbench.workspace import make_trial_dirs
+from tests.attacks.agents import CHALLENGES, agent_config, defined
+from tests.requirements import require
 
 GIB = 1024 * 1024 * 1024
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -28,6 +35,7 @@ def temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
     monkeypatch.setattr(diskroom, "SHARED_TEMP", ())
+    monkeypatch.setattr(diskroom, "LOW_WATER_SHARE", 1)  # NOTE: low water above the free space here
     return folder
 
 
@@ -123,3 +131,53 @@ def test_an_agent_that_fills_the_disk_itself_is_scored(temp: Path, monkeypatch: 
 def test_a_failing_command_with_room_is_the_agents(temp: Path) -> None:
     result = run(measure_context(temp), "echo FAIL; exit 1")
     assert result.returncode == 1
+
+
+@pytest.fixture
+def small_tmp(tmp_path: Path) -> Iterator[Path]:
+    """A 64 MiB file system of its own for the run's trial folders (root: a tmpfs)."""
+    folder = tmp_path / "small"
+    folder.mkdir(mode=0o1777)
+    folder.chmod(0o1777)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m,mode=1777", "tmpfs",
+                                            str(folder)], capture_output=True, check=False).returncode:
+        pytest.skip("needs root and a tmpfs mount (a file system that can be filled)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
+
+
+def run_go_calc(small: Path, tmp_path: Path, agent: str, *extra: str) -> TrialRecord:
+    require("go")
+    results = tmp_path / f"results-{agent}"
+    proc = subprocess.run(
+        [sys.executable, "-m", "agentbench", "run", "--agent", agent, "--challenge", "easy/go-calc",
+         "--challenges", str(CHALLENGES), "--results", str(results), "--retries", "0", *extra],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "TMPDIR": str(small), "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (trial,) = loads_run((results / f"{agent}.json").read_text()).trials
+    return trial
+
+
+def test_the_reference_on_a_machine_out_of_disk_is_excused_not_scored(small_tmp: Path, tmp_path: Path) -> None:
+    filler = small_tmp / "filled-by-another-program"
+    with filler.open("wb") as handle:  # NOTE: root's, in no trial folder: nothing a trial wrote
+        handle.write(b"\0" * (63 * 1024 * 1024))
+    trial = run_go_calc(small_tmp, tmp_path, "reference")
+    assert trial.status == TrialStatus.INFRA_ERROR
+    assert "out of disk" in (trial.error or "")
+    assert trial.score is None
+
+
+def test_an_agent_that_fills_the_disk_is_scored_not_excused(small_tmp: Path, tmp_path: Path) -> None:
+    files = {p.name: p.read_text() for p in (CHALLENGES / "easy" / "go-calc" / "reference").iterdir()}
+    files["__python__"] = ("f = open('junk.bin', 'wb')\ntry:\n    while True:\n"
+                           "        f.write(b'x' * (1 << 20)); f.flush()\nexcept OSError:\n    pass\n")
+    with defined({"disk-filler": files}):
+        config = agent_config(tmp_path, ["disk-filler"])
+    trial = run_go_calc(small_tmp, tmp_path, "disk-filler", "--agents-config", str(config))
+    assert trial.status != TrialStatus.INFRA_ERROR, trial.error
+    assert trial.score is not None
+    assert trial.verified_score is not None and trial.verified_score.total == 0.0

@@ -11,13 +11,14 @@ asks the file system itself (`statvfs`), once a command has failed, and counts b
 trial could have written on that file system: every AgentBench folder in the temporary folder (trial
 folders of this and every other run, the trash of finished ones) and every entry a trial user owns
 (or, without trial users, AgentBench's own user) in the world-writable folders (`users.SHARED_TEMP`).
-The machine is out of disk only when, all of that removed, less than `LOW_WATER_BYTES` would still
-be free: an agent that fills the disk itself (or from another trial of the same run) is counted back
+The machine is out of disk only when, all of that removed, less than `LOW_WATER_BYTES` (5% of a
+smaller file system) would still be free: an agent that fills the disk itself (or from another trial of the same run) is counted back
 and stays scored; only what no trial wrote (other programs, other users) can excuse a trial.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -28,13 +29,38 @@ from pathlib import Path
 from agentbench.users import SHARED_TEMP, TRIAL_UID_BASE, TRIAL_UID_COUNT
 
 LOW_WATER_BYTES = 256 * 1024 * 1024
-"""Free space (without anything a trial wrote) under which a file system counts as full."""
+"""Free space (without anything a trial wrote) under which a file system counts as full; on a file
+system smaller than 20 times this, a twentieth of its size (`LOW_WATER_SHARE`)."""
+
+LOW_WATER_SHARE = 20
 
 HARNESS_PREFIX = "agentbench-"
 """Names of the harness's folders in the temporary folder (trial folders, the trash...)."""
 
 MAX_COUNTED_ENTRIES = 2_000_000
 """Entries counted at most; a larger footprint is taken as unbounded (never an excuse)."""
+
+
+class OutOfDisk(OSError):
+    """ENOSPC the harness established itself (`shortage`): the machine's failure, never the agent's."""
+
+
+def confirmed(exc: OSError, own_uid: bool) -> bool:
+    """Whether an OSError of the harness's own (disk full or over quota while measuring, say while
+    copying the agent's files) is the machine's: always for errors other than those two, and for
+    those only when `shortage` finds the file system full without the trials' files (an agent that
+    filled the disk to make the harness's copy fail is counted back)."""
+    if isinstance(exc, OutOfDisk) or exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    folders = [_existing(Path(os.fsdecode(name))) for name in (exc.filename, exc.filename2)
+               if isinstance(name, (str, bytes))]
+    return shortage([*folders, Path(tempfile.gettempdir())], own_uid=own_uid) is not None
+
+
+def _existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +73,8 @@ class Shortage:
     """Free space as an unprivileged process sees it (statvfs f_bavail)."""
     trials_bytes: int
     """Allocated by what the trials could have written on it."""
+    low_water_bytes: int
+    """Free space under which it counts as full."""
 
     def describe(self) -> str:
         """In words, for the record."""
@@ -54,7 +82,7 @@ class Shortage:
         return (f"the file system of {self.folder} had {self.free_bytes // mib} MiB free, and "
                 f"{(self.free_bytes + self.trials_bytes) // mib} MiB even without the "
                 f"{self.trials_bytes // mib} MiB every trial holds there (under "
-                f"{LOW_WATER_BYTES // mib} MiB: the machine is out of disk)")
+                f"{self.low_water_bytes / mib:g} MiB: the machine is out of disk)")
 
 
 def shortage(folders: Iterable[Path], own_uid: bool, low_water: int | None = None) -> Shortage | None:
@@ -74,11 +102,12 @@ def shortage(folders: Iterable[Path], own_uid: bool, low_water: int | None = Non
         except OSError:
             continue
         free = info.f_bavail * info.f_frsize
-        if free >= low_water:
+        low = min(low_water, info.f_blocks * info.f_frsize // LOW_WATER_SHARE)
+        if free >= low:
             continue
         held = trials_footprint(device, own_uid)
-        if held is not None and free + held < low_water:
-            return Shortage(folder=Path(folder), free_bytes=free, trials_bytes=held)
+        if held is not None and free + held < low:
+            return Shortage(folder=Path(folder), free_bytes=free, trials_bytes=held, low_water_bytes=low)
     return None
 
 

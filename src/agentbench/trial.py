@@ -147,7 +147,7 @@ def _after_agent(base: _Record, ctx: MeasureContext, challenge: Challenge,
                  pristine: Path | None) -> tuple[_Record, Measurements]:
     """Snapshot, archive, changes and measuring, each step guarded (`metrics.steps`): a step that
     raises counts zero and is recorded; `_judged` decides whose fault it was."""
-    steps = Steps(ctx.logs)
+    steps = Steps(ctx.logs, own_uid=ctx.user is None)
     snapshot = steps.run("snapshot", lambda: take_snapshot(
         ctx.dirs.workspace, ctx.dirs.base / f"snapshot-{secrets.token_hex(8)}"), lambda: None)
     if snapshot is None:
@@ -317,7 +317,7 @@ def _measure(challenge: Challenge, ctx: MeasureContext, snapshot: Snapshot | Non
     """Measure `snapshot` (default: one taken now of `ctx`'s workspace). A step that raises counts
     zero and is recorded in `failures` (traceback in the logs); so does an exception outside any
     step (then nothing is measured). The machine's own failures (INFRA_ERRNOS) are re-raised."""
-    steps = steps or Steps(ctx.logs)
+    steps = steps or Steps(ctx.logs, own_uid=ctx.user is None)
     return steps.run("measuring", lambda: measure(challenge, ctx, snapshot=snapshot, steps=steps),
                      lambda: failed_measurements(challenge, ctx, tuple(steps.failures)))
 

@@ -272,7 +272,7 @@ def _machine_out_of_disk(spec: CommandSpec, ctx: MeasureContext, confinement: Co
     command wrote to is full even without anything a trial wrote there (`agentbench.diskroom`)."""
     found = diskroom.shortage((*confinement.writable, ctx.logs()), own_uid=ctx.user is None)
     if found is not None:
-        raise OSError(errno.ENOSPC, f"'{spec.command}' failed while {found.describe()}")
+        raise diskroom.OutOfDisk(errno.ENOSPC, f"'{spec.command}' failed while {found.describe()}")
 
 
 def ending_of(result: process.ProcessResult, timeout_s: float) -> str:
