@@ -116,3 +116,15 @@ def test_validate_proves_the_authors_must_fail_tests_fail_on_the_reference(capsy
     assert r.exit_code == 1
     assert "must_fail test test_canaries.py::test_right_sum did not fail on the reference" in out
     assert "test_wrong_sum did not fail" not in out and "hidden test fails on the reference" not in out
+
+
+def test_an_imported_folder_alone_is_checked_when_no_id_is_named(capsys, tmp_path, tiny_challenges):
+    validate(capsys, tiny_challenges, tmp_path)  # writes the fully covered reference
+    r = invoke(capsys, "validate", "--challenges", str(tiny_challenges), "--results",
+               str(tmp_path / "only"), "--repeats", "0", "--jobs", jobs())
+    out = " ".join(r.out.split())
+    assert r.exit_code == 0, r.out + r.err
+    ids = sorted(p.relative_to(tiny_challenges).with_suffix("").as_posix()
+                 for p in tiny_challenges.glob("*/*.yaml"))
+    assert f"{len(ids)} valid, 0 invalid" in out
+    assert all(cid in out for cid in ids) and "easy/password-gen" not in out

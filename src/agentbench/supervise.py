@@ -26,7 +26,6 @@ import errno
 import os
 import resource
 import signal
-import subprocess
 import sys
 import time
 
@@ -262,6 +261,8 @@ def end_all(grace_s: float) -> None:
         time.sleep(SWEEP_PAUSE_S)
     deadline = time.monotonic() + UNKILLABLE_WAIT_S
     while time.monotonic() < deadline:
+        if not reap_zombies():
+            return  # NOTE: no child at all means no descendant: an orphan would be re-parented here
         left = descendants(me)
         signal_all(left, signal.SIGKILL)
         has_children = reap_zombies()
@@ -297,20 +298,42 @@ def _tag() -> None:
 
 
 def start(argv: list[str], status_fd: int) -> int:
-    """Start the command, tagged (inheriting every descriptor but the status pipe); its pid."""
+    """Start the command, tagged (inheriting every descriptor but the status pipe); its pid.
+    A plain fork and exec (no `subprocess`, whose import costs more than the rest of this start)."""
     os.set_inheritable(status_fd, False)
-    try:
-        child = subprocess.Popen(argv, close_fds=False, restore_signals=True,
-                                 preexec_fn=_tag if tagging_possible() else None)
-    except OSError as exc:
-        report(status_fd, f"error {exc.errno or 0} {exc.strerror or exc}")
+    tag = tagging_possible()
+    errors_r, errors_w = os.pipe()  # NOTE: close-on-exec: empty when the exec succeeded
+    pid = os.fork()
+    if pid == 0:
+        _exec(argv, errors_w, tag=tag)
+    os.close(errors_w)
+    failure = b""
+    while chunk := os.read(errors_r, 4096):
+        failure += chunk
+    os.close(errors_r)
+    if failure:
+        STATUSES[pid] = os.waitpid(pid, 0)[1]
+        report(status_fd, "error " + failure.decode(errors="replace"))
         os._exit(127)
     report(status_fd, "ok")
-    _STARTED.append(child)  # NOTE: a collected Popen reaps its process: `wait_for` must get it
-    return child.pid
+    return pid
 
 
-_STARTED: list[subprocess.Popen[bytes]] = []
+def _exec(argv: list[str], errors_w: int, *, tag: bool) -> None:
+    """In the forked child: default SIGPIPE/SIGXFSZ (as `subprocess`' restore_signals), the tag,
+    then the command; an exec failure goes to `errors_w` as `ERRNO MESSAGE`. Never returns."""
+    try:
+        for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ"):
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+        if tag:
+            _tag()
+        os.execvp(argv[0], argv)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.write(errors_w, f"{exc.errno or 0} {exc.strerror or exc}".encode(errors="replace"))
+    finally:
+        os._exit(127)
 
 
 def wait_for(pid: int) -> None:

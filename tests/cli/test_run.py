@@ -140,3 +140,11 @@ def test_regrade_rescores_kept_workspaces_without_rerunning_the_agent(capsys, tm
     assert (after.measurements.tests.passed, after.measurements.tests.failed) == (0, 1)
     assert after.score.rubric == "verified" and after.seed_score.tests == 0
     assert (tmp_path / "rg" / before.logs_dir / "record.orig.json").is_file()
+
+
+def test_a_tier_with_an_imported_folder_runs_that_folder_s_challenges_only(capsys, tmp_path: Path, tiny_challenges):
+    r = invoke(capsys, "run", "--agent", "noop", "--tier", "easy", "--challenges", str(tiny_challenges),
+               "--results", str(tmp_path), "--run-id", "imported")
+    assert r.exit_code == 0, r.out + r.err
+    run = loads_run((tmp_path / "imported" / "noop.json").read_text())
+    assert {t.challenge_id for t in run.trials} == {"easy/adder"}

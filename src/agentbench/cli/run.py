@@ -72,6 +72,9 @@ def command(**options: Any) -> None:
     """Run agents on challenges and score what they produce.
 
     Example: agentbench run --agent reference --tier easy
+
+    With --challenges DIR, --tier, --all and --language pick among that folder's challenges only;
+    --challenge ID may name built-in ones too.
     """
     from agentbench.cli.progress import RichProgress
 
@@ -139,7 +142,9 @@ def _pick_challenges(options: dict[str, Any]) -> tuple[Challenge, ...]:
     if sum(bool(x) for x in (ids, tier, run_all)) != 1 and not (options["language"] and not ids and not run_all):
         raise UsageError("choose what to run with exactly one of --challenge, --tier or --all",
                          "e.g. agentbench run --agent reference --tier easy (--language ts alone: every TypeScript challenge)")
-    everything = discover_challenges([Path(d) for d in options["challenge_dirs"]])
+    dirs = [Path(d) for d in options["challenge_dirs"]]
+    # NOTE: with --challenges, a tier, --all or a language picks among those folders only (an import)
+    everything = discover_challenges(dirs, include_builtin=bool(ids) or not dirs)
     picked = select_challenges(everything, ids=ids, tier=tier, language=options["language"])
     return picked if ids else _runnable(picked)
 

@@ -39,6 +39,9 @@ def command(ids: tuple[str, ...], jobs: int | None, repeats: int, results_dir: P
             write_sets: bool, challenge_dirs: tuple[str, ...]) -> None:
     """Check challenges: schema, lint, `reference` >= 95 with all hidden tests passing,
     `noop` <= 10 with none passing, and no flaky hidden test. Exits 1 on any invalid challenge.
+
+    With `--challenges DIR` and no ID, only the challenges of those folders are checked (e.g. after
+    `agentbench import`); name IDs to check built-in ones as well.
     """
     from rich.text import Text
 
@@ -47,7 +50,8 @@ def command(ids: tuple[str, ...], jobs: int | None, repeats: int, results_dir: P
     from agentbench.runner import new_run_id
     from agentbench.validation import validate
 
-    challenges, errors = scan_challenges([Path(d) for d in challenge_dirs])
+    challenges, errors = scan_challenges([Path(d) for d in challenge_dirs],
+                                         include_builtin=bool(ids) or not challenge_dirs)
     for error in errors:
         if error_challenge_id(error) in ids:
             raise error  # NOTE: a challenge asked for by ID that cannot be loaded is bad input (exit 2)
