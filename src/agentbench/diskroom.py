@@ -79,10 +79,10 @@ class Shortage:
     def describe(self) -> str:
         """In words, for the record."""
         mib = 1024 * 1024
-        return (f"the file system of {self.folder} had {self.free_bytes // mib} MiB free, and "
-                f"{(self.free_bytes + self.trials_bytes) // mib} MiB even without the "
-                f"{self.trials_bytes // mib} MiB every trial holds there (under "
-                f"{self.low_water_bytes / mib:g} MiB: the machine is out of disk)")
+        return (f"the file system of {self.folder} had {self.free_bytes / mib:.1f} MiB free "
+                f"({(self.free_bytes + self.trials_bytes) / mib:.1f} MiB with every trial's files "
+                f"removed, under the {self.low_water_bytes / mib:g} MiB it needs: the machine is out "
+                "of disk)")
 
 
 def shortage(folders: Iterable[Path], own_uid: bool, low_water: int | None = None) -> Shortage | None:
