@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -25,17 +26,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_once(src: Path, challenge: str, results: Path) -> tuple[float, float]:
-    """(whole-process seconds, trial duration_s) of one reference run with the code in `src`."""
+def run_once(src: Path, challenge: str, results: Path) -> tuple[float, float, float]:
+    """(whole-process seconds, trial duration_s, CPU seconds) of one reference run with the code in
+    `src`. CPU is user+sys of the whole process tree (every waited-for descendant): what the run
+    costs the machine, far less sensitive than wall time to what else runs on a shared machine."""
     shutil.rmtree(results, ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(src)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "agentbench", "run", "--agent", "reference", "--challenge",
                     challenge, "--results", str(results)], check=True, capture_output=True, env=env,
                    cwd=src.parent)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     trial = json.loads((results / "reference.json").read_text())["trials"][0]
-    return wall, float(trial["duration_s"])
+    return wall, float(trial["duration_s"]), cpu
 
 
 def describe(values: list[float]) -> str:
@@ -57,7 +63,7 @@ def main() -> None:
                        run_once(old / "src", args.challenge, Path(tmp) / "b")) for _ in range(args.runs + 1)][1:]
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=True)
-    for index, label in ((0, "whole process"), (1, "trial duration_s")):
+    for index, label in ((0, "whole process"), (1, "trial duration_s"), (2, "CPU (user+sys, whole tree)")):
         a = [r[0][index] for r in rounds]
         b = [r[1][index] for r in rounds]
         ratios = [x / y for x, y in zip(a, b, strict=True)]
