@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_once(src: Path, args: argparse.Namespace, results: Path) -> tuple[float, float, float]:
-    """(whole-process seconds, mean trial duration_s, CPU seconds of the process tree) of one
-    reference run with the code in `src`."""
+    """(whole-process seconds, mean trial duration_s, CPU seconds) of one reference run with the code
+    in `src`. CPU is user+sys of the whole process tree (every waited-for descendant): what the run
+    costs the machine, far less sensitive than wall time to what else runs on a shared machine."""
     shutil.rmtree(results, ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(src)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -67,7 +68,7 @@ def main() -> None:
                        run_once(old / "src", args, Path(tmp) / "b")) for _ in range(args.runs + 1)][1:]
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=True)
-    for index, label in ((0, "whole process"), (1, "trial duration_s"), (2, "CPU, user + system")):
+    for index, label in ((0, "whole process"), (1, "trial duration_s"), (2, "CPU (user+sys, whole tree)")):
         a = [r[0][index] for r in rounds]
         b = [r[1][index] for r in rounds]
         ratios = [x / y for x, y in zip(a, b, strict=True)]

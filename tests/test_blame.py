@@ -12,6 +12,7 @@ import time
 import pytest
 
 from agentbench import blame
+from agentbench.diskroom import OutOfDisk
 from agentbench.errors import Interrupted
 from agentbench.loader import discover_challenges
 from agentbench.metrics.steps import LOG_NAME, Steps
@@ -54,16 +55,32 @@ def test_the_machines_failures_and_cancelling_are_not_a_steps_failure(tmp_path):
     steps = Steps(lambda: tmp_path)
 
     def full_disk():
-        raise OSError(errno.ENOSPC, "No space left on device")
+        raise OutOfDisk(errno.ENOSPC, "the machine is out of disk")
+
+    def out_of_descriptors():
+        raise OSError(errno.EMFILE, "Too many open files")
 
     def interrupted():
         raise Interrupted
 
-    with pytest.raises(OSError):
+    with pytest.raises(OutOfDisk):
         steps.run("build", full_disk, lambda: None)
+    with pytest.raises(OSError):
+        steps.run("build", out_of_descriptors, lambda: None)
     with pytest.raises(Interrupted):
         steps.run("build", interrupted, lambda: None)
     assert steps.failures == []
+
+
+def test_a_full_disk_the_harness_does_not_see_is_a_steps_failure(tmp_path):
+    """ENOSPC while the file system has room (or is full of the trials' own files): the agent's."""
+    steps = Steps(lambda: tmp_path)
+
+    def full_disk():
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "snapshot" / "junk.bin"))
+
+    assert steps.run("snapshot", full_disk, lambda: None) is None
+    assert [f.step for f in steps.failures] == ["snapshot"]
 
 
 def test_the_verdict_is_taken_once_per_challenge_and_run():

@@ -20,6 +20,7 @@ A cancelled run (Ctrl-C) raises `Cancelled` out of the trial: nothing half-measu
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import shutil
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agentbench import diskroom
 from agentbench.adapters.base import AdapterContext, AgentAdapter, accepts_context
 from agentbench.adapters.cli_base import CommandAdapter
 from agentbench.adapters.registry import get_adapter
@@ -132,6 +134,7 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
                                                         trial_dir, (agent, seconds, pristine))
                 base = replace(base, attempts=(first,))
             keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
+            out_of_disk(dirs)
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
             base, measured = _after_agent(base, _context(spec, config, shared, dirs, trial_dir, cancel),
@@ -143,11 +146,19 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
     return _judged(base, (spec, config, shared, cancel), agent, measured, seconds)
 
 
+def out_of_disk(dirs: TrialDirs) -> None:
+    """Raise ENOSPC (`infra_error`) when the agent's run ended on a machine out of disk even without
+    any trial's files (`agentbench.diskroom`): what it did then is the machine's, not the agent's."""
+    found = diskroom.shortage((dirs.workspace, dirs.home, dirs.tmp), own_uid=dirs.user is None)
+    if found is not None:
+        raise diskroom.OutOfDisk(errno.ENOSPC, f"the agent's run ended while {found.describe()}")
+
+
 def _after_agent(base: _Record, ctx: MeasureContext, challenge: Challenge,
                  pristine: Path | None) -> tuple[_Record, Measurements]:
     """Snapshot, archive, changes and measuring, each step guarded (`metrics.steps`): a step that
     raises counts zero and is recorded; `_judged` decides whose fault it was."""
-    steps = Steps(ctx.logs)
+    steps = Steps(ctx.logs, own_uid=ctx.user is None)
     snapshot = steps.run("snapshot", lambda: take_snapshot(
         ctx.dirs.workspace, ctx.dirs.base / f"snapshot-{secrets.token_hex(8)}"), lambda: None)
     if snapshot is None:
@@ -317,7 +328,7 @@ def _measure(challenge: Challenge, ctx: MeasureContext, snapshot: Snapshot | Non
     """Measure `snapshot` (default: one taken now of `ctx`'s workspace). A step that raises counts
     zero and is recorded in `failures` (traceback in the logs); so does an exception outside any
     step (then nothing is measured). The machine's own failures (INFRA_ERRNOS) are re-raised."""
-    steps = steps or Steps(ctx.logs)
+    steps = steps or Steps(ctx.logs, own_uid=ctx.user is None)
     return steps.run("measuring", lambda: measure(challenge, ctx, snapshot=snapshot, steps=steps),
                      lambda: failed_measurements(challenge, ctx, tuple(steps.failures)))
 

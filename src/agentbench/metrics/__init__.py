@@ -68,7 +68,7 @@ def measure(challenge: Challenge, ctx: MeasureContext, toolchain: Toolchain | No
     Each step runs through `steps` (`metrics.steps`): one that raises counts zero and is recorded in
     `failures`; the others are measured as usual."""
     toolchain = toolchain or get_toolchain(challenge.language)
-    steps = steps or Steps(ctx.logs)
+    steps = steps or Steps(ctx.logs, own_uid=ctx.user is None)
     taken = snapshot or steps.run("snapshot", lambda: snapshot_of(ctx), lambda: None)
     if taken is None:
         return failed_measurements(challenge, ctx, tuple(steps.failures))

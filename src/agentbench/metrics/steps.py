@@ -11,7 +11,9 @@ harness's own measuring works on the challenge's reference in this run. If it do
 from the agent's files and the trial is scored as measured here (the failing components zero); only
 when it does not is the trial `verifier_error`. Two kinds of exception are never a step's failure:
 `Interrupted` (the run is being cancelled) and the machine's own `OSError`s (`INFRA_ERRNOS`: disk full,
-out of descriptors...), which remain `infra_error`.
+out of descriptors...), which remain `infra_error`; a full disk only when the disk is full without the
+trials' files (`agentbench.diskroom`): an agent that fills it to make a copy of the harness's fail is
+scored.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from agentbench import diskroom
 from agentbench.errors import Interrupted
 from agentbench.models import StepFailure
 
@@ -41,8 +44,11 @@ LOG_NAME = "verifier-exception.log"
 class Steps:
     """The failures of one measuring (see the module docstring); `log_dir` gets the tracebacks."""
 
-    def __init__(self, log_dir: Callable[[], Path]) -> None:
+    def __init__(self, log_dir: Callable[[], Path], *, own_uid: bool = True) -> None:
         self._log_dir = log_dir
+        self.own_uid = own_uid
+        """The trial ran as AgentBench's own user (no trial user): its files are counted as the
+        trial's when a full disk is checked (`diskroom.confirmed`)."""
         self.failures: list[StepFailure] = []
 
     def run(self, step: str, action: Callable[[], T], fallback: Callable[[], T]) -> T:
@@ -52,7 +58,7 @@ class Steps:
         except Interrupted:
             raise
         except OSError as exc:
-            if exc.errno in INFRA_ERRNOS:
+            if exc.errno in INFRA_ERRNOS and diskroom.confirmed(exc, own_uid=self.own_uid):
                 raise
             self.record(step, exc)
         except Exception as exc:  # NOTE: any exception: the blame check decides whose it is

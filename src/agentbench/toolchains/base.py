@@ -13,6 +13,7 @@ ran, creates every folder it writes with a fresh random name, and never follows 
 
 from __future__ import annotations
 
+import errno
 import re
 import shlex
 import signal
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from agentbench import process
+from agentbench import diskroom, process
 from agentbench.errors import Interrupted
 from agentbench.models import (
     AcceptanceMeasurement,
@@ -256,11 +257,22 @@ def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement
         stdout_path=logs / f"{spec.log_name}.log", stderr_path=logs / f"{spec.log_name}.err",
         confinement=confinement, pass_fds=spec.pass_fds, stdin_path=spec.stdin_path,
     )
-    return CommandResult(
+    command = CommandResult(
         command=spec.command, returncode=result.returncode, timed_out=result.timed_out,
         duration_s=round(result.duration_s, 3), log=f"logs/{spec.log_name}.log",
         ending=ending_of(result, spec.timeout_s or ctx.command_timeout_s),
     )
+    if not command.ok:
+        _machine_out_of_disk(spec, ctx, confinement)
+    return command
+
+
+def _machine_out_of_disk(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> None:
+    """Raise ENOSPC (the machine's failure: `infra_error`, retried) when a file system the failed
+    command wrote to is full even without anything a trial wrote there (`agentbench.diskroom`)."""
+    found = diskroom.shortage((*confinement.writable, ctx.logs()), own_uid=ctx.user is None)
+    if found is not None:
+        raise diskroom.OutOfDisk(errno.ENOSPC, f"'{spec.command}' failed while {found.describe()}")
 
 
 def ending_of(result: process.ProcessResult, timeout_s: float) -> str:

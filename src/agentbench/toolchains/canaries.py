@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _GENERATORS = ("canaries.py", "python/canaries.py", "node/canaries.py", "node/truths.py", "go/canaries.py",
-               "go/tables.py", "go/errchecks.py")
+               "go/tables.py", "go/errchecks.py", "node/sealed.py")
 
 
 def _generator_digest() -> str:
@@ -259,9 +259,11 @@ def _evidence(canaries: Iterable[tuple[str, Role, str]],
 
 
 def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role | None],
-             generated: Sequence[Mutation], roles: Iterable[Role]) -> HiddenCatalog:
+             generated: Sequence[Mutation], roles: Iterable[Role], *,
+             sealed: frozenset[str] = frozenset()) -> HiddenCatalog:
     """The catalog from a reference run of the real tests and every generated canary: a canary is
-    kept when every one of its reported items failed."""
+    kept when every one of its reported items failed. The tests of `sealed` files (whose process
+    loads no product code, e.g. `toolchains.node.sealed`) are guarded without a canary."""
     real: list[tuple[str, str]] = []
     results: dict[Mutation, list[str]] = {}
     broken: set[str] = set()
@@ -276,7 +278,8 @@ def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role 
     # a real test that failed beside its canaries (which share its state: a server, a file) keeps none
     verified = tuple(m for m in generated if set(results.get(m, ["passed"])) == {"failed"}
                      and m.twin not in broken)
-    covered = {m.twin for m in verified}
+    roles = list(roles)
+    covered = {m.twin for m in verified} | {r.group for r in roles if r.group.split("::", 1)[0] in sealed}
     twinless = dict.fromkeys(r.original for r in roles if r.canary is None and r.group not in covered)
     tests = tuple(dict.fromkeys(name for name, _ in real))
     guarded = tuple(dict.fromkeys(name for name, group in real if group in covered))
