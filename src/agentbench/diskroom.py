@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentbench.users import SHARED_TEMP, TRIAL_UID_BASE, TRIAL_UID_COUNT
+from agentbench.users import SHARED_TEMP, TRIAL_UID_BASE, TRIAL_UID_COUNT, shared_entries
 
 LOW_WATER_BYTES = 256 * 1024 * 1024
 """Free space (without anything a trial wrote) under which a file system counts as full; on a file
@@ -115,32 +115,17 @@ def trials_footprint(device: int, own_uid: bool, shared: Iterable[Path] | None =
     """Bytes allocated on `device` by what any trial could have written: the harness's folders in the
     temporary folder, the trials' entries in the `shared` folders (default: `SHARED_TEMP`; None: too
     many or unreadable)."""
-    shared = SHARED_TEMP if shared is None else shared
     counter = _Counter(device)
-    for entry in _scan(Path(tempfile.gettempdir())):
-        if entry.name.startswith(HARNESS_PREFIX):
+    temp = os.path.realpath(tempfile.gettempdir())
+    for entry, info in shared_entries(SHARED_TEMP if shared is None else shared):
+        harness = entry.name.startswith(HARNESS_PREFIX) and os.path.dirname(entry.path) == temp
+        if harness or _trial_owned(info.st_uid, own_uid):
             counter.add(entry.path)
-    for folder in {Path(os.path.realpath(str(f))) for f in (*shared, tempfile.gettempdir())}:
-        for entry in _scan(folder):
-            try:
-                owner = entry.stat(follow_symlinks=False).st_uid
-            except OSError:
-                continue
-            if _trial_owned(owner, own_uid):
-                counter.add(entry.path)
     return None if counter.unbounded else counter.bytes
 
 
 def _trial_owned(uid: int, own_uid: bool) -> bool:
     return TRIAL_UID_BASE <= uid < TRIAL_UID_BASE + TRIAL_UID_COUNT or (own_uid and uid == os.geteuid())
-
-
-def _scan(folder: Path) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as entries:
-            return list(entries)
-    except OSError:
-        return []
 
 
 def _listing(folder: str) -> list[str] | None:

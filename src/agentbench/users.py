@@ -22,7 +22,7 @@ import pwd
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,16 +184,25 @@ def sweep(user: TrialUser) -> None:
     group (root's, mode 0710, see `hand_over`) was left by a run killed outright, and would otherwise
     let the uid's next trial write into that stale workspace.
     """
-    for folder in {Path(os.path.realpath(f)) for f in (*SHARED_TEMP, tempfile.gettempdir())}:
+    for entry, info in shared_entries():
+        if info.st_uid == user.uid or (info.st_uid == 0 and info.st_gid == user.gid):
+            with contextlib.suppress(OSError):
+                _remove(Path(entry.path))
+
+
+def shared_entries(shared: Iterable[Path] = SHARED_TEMP) -> Iterator[tuple[os.DirEntry[str], os.stat_result]]:
+    """Each entry of the `shared` world-writable folders and of the temporary folder (each folder
+    once, by its real path), with its `lstat`; unreadable folders and entries are passed over."""
+    for folder in {Path(os.path.realpath(f)) for f in (*map(str, shared), tempfile.gettempdir())}:
         try:
             entries = list(os.scandir(folder))
         except OSError:
             continue
         for entry in entries:
-            with contextlib.suppress(OSError):
-                info = entry.stat(follow_symlinks=False)
-                if info.st_uid == user.uid or (info.st_uid == 0 and info.st_gid == user.gid):
-                    _remove(Path(entry.path))
+            try:
+                yield entry, entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
 
 
 def _remove(path: Path) -> None:
