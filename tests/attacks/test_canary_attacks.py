@@ -213,6 +213,20 @@ _TS_EXIT_0 = d("""
     process.on("exit", () => { process.exitCode = 0; });
     """)
 
+TS_FRAME = d("""
+    function frame(item: any): Buffer {
+      // one event as a test child reports it to its parent: node's v8-serialized frame
+      const s = new v8.DefaultSerializer();
+      s.writeHeader();
+      const head = s.releaseBuffer().length;
+      s.writeHeader(); s.writeRawBytes(Buffer.alloc(4)); s.writeHeader(); s.writeValue(item);
+      const b = s.releaseBuffer();
+      b.writeUInt32BE(b.length - 4 - head, head);
+      return b;
+    }
+    """)
+"""`frame(item)` in TypeScript (needs `v8` imported): forged events a child writes to its stdout."""
+
 TS_FORGERS = {
     # The hidden tests run in child processes that report to the parent `node --test` (which judges)
     # over their stdout, in node's serialized frames: product code in a child forges that report.
@@ -230,16 +244,7 @@ TS_FORGERS = {
         """)},
     # drops every frame the child's reporter writes and writes its own: a pass for every test of its file
     "ts-frame-forger": {**{k: v for k, v in TS_REF.items() if not k.startswith("src/")},
-                        "src/calc.ts": TS_STUB + _TS_EXIT_0 + d(r"""
-        function frame(item: any): Buffer {
-          const s = new v8.DefaultSerializer();
-          s.writeHeader();
-          const head = s.releaseBuffer().length;
-          s.writeHeader(); s.writeRawBytes(Buffer.alloc(4)); s.writeHeader(); s.writeValue(item);
-          const b = s.releaseBuffer();
-          b.writeUInt32BE(b.length - 4 - head, head);
-          return b;
-        }
+                        "src/calc.ts": TS_STUB + _TS_EXIT_0 + TS_FRAME + d(r"""
         const file = process.argv[1] ?? "";
         const names = [...fs.readFileSync(file, "utf8").matchAll(/^test\("([^"]+)"/gm)].map((m) => m[1]);
         const write = process.stdout.write;

@@ -13,6 +13,7 @@ import pytest
 
 from tests.attacks.agents import d
 from tests.attacks.conftest import AttackRun, mode_run
+from tests.attacks.test_canary_attacks import TS_FRAME
 
 pytestmark = pytest.mark.attacks
 
@@ -23,18 +24,9 @@ _FILES = {str(p.relative_to(REFERENCE)): p.read_text() for p in sorted(REFERENCE
 _KILL_PARENT = 'if (process.argv[1]?.endsWith("cli.ts")) { try { process.kill(process.ppid, "SIGKILL"); } catch {} }\n'
 # in the product-loading file's child: a pass for every test of the sealed file, in node's frames,
 # under the sealed file's own path and its random titles (read from the rendered file)
-_FORGE_SEALED = d(r"""
+_FORGE_SEALED = TS_FRAME + d(r"""
     import fs from "node:fs";
     import v8 from "node:v8";
-    function frame(item: any): Buffer {
-      const s = new v8.DefaultSerializer();
-      s.writeHeader();
-      const head = s.releaseBuffer().length;
-      s.writeHeader(); s.writeRawBytes(Buffer.alloc(4)); s.writeHeader(); s.writeValue(item);
-      const b = s.releaseBuffer();
-      b.writeUInt32BE(b.length - 4 - head, head);
-      return b;
-    }
     if (process.argv[1]?.endsWith("wordcount.test.ts")) {
       const file = new URL("../.agentbench-acceptance/cli.test.ts", import.meta.url).pathname;
       let names: string[] = [];

@@ -85,10 +85,10 @@ def survey_hidden_tests(spec: AcceptanceSpec, reference: Path, ctx: MeasureConte
     sealed = sealed_files(sources)
     generated = candidates({rel: text for rel, text in sources.items() if rel not in sealed})
     rendered = render(sources, generated, canaries_first=True)
-    run = _run(spec, ctx, reference, "survey", tools, rendered, sealed)
-    if run.tally.problem is not None or run.tally.tampering or not run.tally.collected:
+    judged = _run(spec, ctx, reference, "survey", tools, rendered, sealed).tally
+    if judged.problem is not None or judged.tampering or not judged.collected:
         return None
-    return surveyed(run.tally.outcomes, _resolver(rendered), generated, rendered.roles.values(),
+    return surveyed(judged.outcomes, _resolver(rendered), generated, rendered.roles.values(),
                     sealed=sealed)
 
 
