@@ -9,7 +9,8 @@ drift in the machine's speed hits both alike. It prints the median and spread of
 trials) and of the CPU time of the whole process tree (user + system, every descendant the run waited
 for), and the ratio A/B of the medians and the median of the per-round ratios. `--jobs` as many as
 the machine's cores leaves none free, so the hidden tests run after the build and own tests, not
-beside them. Temporary folders are removed.
+beside them. A run whose hidden tests did not run stops the bench (REV's harness files must be
+readable by the trial users: the temporary folder is 0755). Temporary folders are removed.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def run_once(src: Path, args: argparse.Namespace, results: Path) -> tuple[float,
     in `src`. CPU is user+sys of the whole process tree (every waited-for descendant): what the run
     costs the machine, far less sensitive than wall time to what else runs on a shared machine."""
     shutil.rmtree(results, ignore_errors=True)
-    env = {**os.environ, "PYTHONPATH": str(src)}
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPATH": str(src)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "agentbench", "run", "--agent", "reference", "--challenge",
@@ -44,6 +45,11 @@ def run_once(src: Path, args: argparse.Namespace, results: Path) -> tuple[float,
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     trials = json.loads((results / "reference.json").read_text())["trials"]
+    for trial in trials:
+        hidden = (trial["measurements"].get("acceptance") or {}).get("tests") or {}
+        if not hidden.get("collected") or hidden.get("problem"):
+            raise SystemExit(f"{src}: the hidden tests did not run ({hidden.get('problem')}): a trial that skips "
+                             f"them costs less and the comparison would mean nothing; see {results}")
     return wall, statistics.mean(float(t["duration_s"]) for t in trials), cpu
 
 
@@ -60,6 +66,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=1, help="agentbench run --trials")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="agentbench-bench-") as tmp:
+        Path(tmp).chmod(0o755)  # as root, trials run as their own user, who must read REV's harness files
         old = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(old), args.against],
                        check=True)
