@@ -165,7 +165,7 @@ def fresh_workspace(ctx: MeasureContext, snapshot: Path) -> MeasureContext:
     handed to the trial's user, for the steps that run the agent's code."""
     base = Path(tempfile.mkdtemp(prefix="measure-", dir=ctx.dirs.base))
     copy_tree(snapshot, base / "workspace")
-    return replace(ctx, dirs=make_trial_dirs(base, ctx.user))
+    return replace(ctx, dirs=make_trial_dirs(base, ctx.user), snapshot=snapshot)
 
 
 def _hidden(challenge: Challenge, toolchain: Toolchain, ctx: MeasureContext,

@@ -74,6 +74,9 @@ class MeasureContext:
     """What no command of the trial may see (`Confinement.hidden`)."""
     side_by_side: bool = False
     """The run leaves a core free: independent steps may run at the same time (`metrics.measure`)."""
+    snapshot: Path | None = None
+    """The snapshot being measured, which no trial process can write (set on the own steps' context
+    by `metrics.fresh_workspace`; None: not known)."""
     @property
     def user(self) -> TrialUser | None:
         """The unprivileged user the trial's commands run as (None: AgentBench's own user)."""
@@ -143,6 +146,9 @@ class OwnTests:
     confirmed_data: Path | None = None
     """A harness-private file holding a second, independent collector's raw data, for a toolchain
     that resolves it only at coverage time (None: none)."""
+    groundwork: Path | None = None
+    """A harness-private file holding what the toolchain worked out from the snapshot alone while
+    the tests ran, for `Toolchain.coverage` (None: it is worked out at coverage time)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

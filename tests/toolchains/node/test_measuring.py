@@ -4,11 +4,13 @@ and the lint of TypeScript challenges."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from agentbench.toolchains.node import TypeScriptToolchain
 from agentbench.toolchains.node.lint import lint_node_challenge
 from agentbench.toolchains.node.sources import classify_sources
+from agentbench.workspace import copy_tree
 from tests.toolchains.helpers import trial_context as context
 from tests.toolchains.node.conftest import challenge
 
@@ -122,3 +124,28 @@ def test_each_trial_gets_a_private_npm_cache_that_installs_the_pins_offline(tmp_
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert (project / "node_modules" / "typescript" / "package.json").is_file()
+
+
+REWRITER = ('import { test } from "node:test";\nimport { writeFileSync } from "node:fs";\n'
+            'import { add } from "../src/lib.ts";\n'
+            'test("add", () => { add(1, 2); writeFileSync(new URL("../src/never.ts", import.meta.url), "x;\\n"); });\n')
+
+
+def test_with_a_core_free_the_lines_are_worked_out_from_the_snapshot_while_the_tests_run(assets, tmp_path):
+    """The countable lines come from the snapshot (`MeasureContext.snapshot`) in a thread beside the
+    own tests: the same figures as working them out at coverage time, whatever a test rewrites."""
+    files = {"src/lib.ts": LIB, "src/never.ts": "export function never(): number {\n  return 1;\n}\n",
+             "test/lib.test.ts": REWRITER}
+    figures = []
+    for beside in (True, False):
+        ctx = context(tmp_path / str(beside), assets, files)
+        snapshot = tmp_path / f"snapshot-{beside}"
+        copy_tree(ctx.dirs.workspace, snapshot)
+        ctx = replace(ctx, side_by_side=beside, snapshot=snapshot)
+        toolchain = TypeScriptToolchain()
+        own = toolchain.run_tests(challenge(), ctx, toolchain.prepare(challenge(), ctx))
+        assert (own.groundwork is not None) is beside
+        assert (ctx.dirs.workspace / "src/never.ts").read_text() == "x;\n"  # the test did rewrite it
+        coverage = toolchain.coverage(own, replace(toolchain.sources(snapshot), root=snapshot), ctx)
+        figures.append((coverage.covered_lines, coverage.total_lines, coverage.files))
+    assert figures[0] == figures[1] == (4, 12, 2)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -48,14 +49,19 @@ Range = tuple[int, int, int]
 
 
 def measure_coverage(data_dir: Path | None, sources: SourceFiles, ctx: MeasureContext,
-                     tools: NodeTools, confirmed: Confirmed | None = None) -> CoverageMeasurement:
+                     tools: NodeTools, confirmed: Confirmed | None = None,
+                     groundwork: Path | None = None) -> CoverageMeasurement:
     """Covered / countable lines over every product file (see the module docstring); with
-    `confirmed` (the second collector's scripts), a line is covered only when both saw it run."""
+    `confirmed` (the second collector's scripts), a line is covered only when both saw it run; with
+    `groundwork` (`countable_lines_file` of the same files, worked out earlier), the countable lines
+    are read from there."""
     root, product = sources.root or ctx.dirs.workspace, sources.product
     names = {str(p): p.relative_to(root) for p in product}
     ranges = _ranges(_copy_data(data_dir, ctx.private_dir("coverage")) if data_dir else [],
                      names, ctx.dirs.workspace)
-    lines = _countable_lines(product, root, ctx, tools)
+    lines = _load_lines(groundwork, names) if groundwork else None
+    if lines is None:
+        lines = _countable_lines(product, root, ctx, tools)
     per_file: dict[str, tuple[int, int]] = {}
     for path in product:
         counted = lines.get(str(path))
@@ -143,8 +149,34 @@ def _confirming(confirmed: Confirmed, ran: str, digest: str) -> list[list[Range]
     return found
 
 
+Countable = dict[str, tuple[list[tuple[int, int]], str]]
+"""Per product file: (line, offset) of each countable line, and the digest of the text V8 compiles."""
+
+
+def countable_lines_file(product: Sequence[Path], root: Path, ctx: MeasureContext, tools: NodeTools) -> Path:
+    """Work out the countable lines of `product` (files of the snapshot `root`) and write them to a
+    harness-private file for `measure_coverage`'s `groundwork` (so it can be done while the tests
+    run: the command runs undumpable, out of reach of the trial's other processes)."""
+    found = _countable_lines(product, root, ctx, tools)
+    out = ctx.private_dir("lines-found") / "lines.json"
+    out.write_text(json.dumps({name: [lines, digest] for name, (lines, digest) in found.items()}),
+                   encoding="utf-8")
+    return out
+
+
+def _load_lines(path: Path, names: dict[str, Path]) -> Countable | None:
+    """What `countable_lines_file` wrote, when it was written for the same files (else None)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        found = {name: ([(int(a), int(b)) for a, b in lines], str(digest))
+                 for name, (lines, digest) in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+    return found if set(found) <= set(names) else None
+
+
 def _countable_lines(product: Sequence[Path], root: Path, ctx: MeasureContext,
-                     tools: NodeTools) -> dict[str, tuple[list[tuple[int, int]], str]]:
+                     tools: NodeTools) -> Countable:
     """Per product file: (line, offset) of each countable line and the digest of the text V8
     compiles, worked out on a fresh copy."""
     if not product:
@@ -160,7 +192,8 @@ def _countable_lines(product: Sequence[Path], root: Path, ctx: MeasureContext,
     result = run_command(CommandSpec(
         command="node lines.mjs <every product file>", env=command_env(tools, ctx.dirs),
         log_name="coverage-lines", argv=(str(tools.node), "--no-warnings", str(LINES_SCRIPT)),
-        stdin_path=names, cwd=work), ctx, ctx.confinement(readable=(LINES_SCRIPT.parent, work)))
+        stdin_path=names, cwd=work), ctx,
+        replace(ctx.confinement(readable=(LINES_SCRIPT.parent, work)), undumpable=True))
     try:
         data = json.loads(read_log(ctx, result)) if result.ok else {}
     except ValueError:
