@@ -33,6 +33,8 @@ def test_real_cli_solves_a_challenge_through_agentbench_run(agent, real_cli, cap
     (trial,) = loads_run((tmp_path / "r" / f"{agent}.json").read_text()).trials
     assert trial.status == "completed", trial.error
     assert trial.acceptance_rate == 1.0
+    m = trial.measurements  # an honest run is never flagged (issue 21: no false positives)
+    assert (m.acceptance.tampering, m.acceptance.tests.tampering, m.tests.tampering) == ((), (), ())
     assert trial.score.total >= 90
     assert trial.adapter.version
     if agent != "aider":  # aider prints rounded counts ("1.2k")

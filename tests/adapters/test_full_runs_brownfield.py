@@ -47,4 +47,6 @@ def test_real_cli_completes_a_brownfield_challenge(agent, real_cli, capsys, tmp_
     assert trial.status == "completed", trial.error
     assert trial.measurements.acceptance.sets.resolved, trial.measurements.acceptance.sets.failing
     assert trial.verified_score.total >= 80
+    m = trial.measurements  # an honest run is never flagged (issue 21: no false positives)
+    assert (m.acceptance.tampering, m.acceptance.tests.tampering, m.tests.tampering) == ((), (), ())
     assert trial.changes.protected == () and trial.changes.files_changed >= len(script.files)

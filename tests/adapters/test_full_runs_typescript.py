@@ -28,5 +28,7 @@ def test_a_real_cli_solves_a_typescript_challenge(real_cli, capsys, tmp_path):
     (trial,) = loads_run((tmp_path / "r" / "claude-code.json").read_text()).trials
     assert trial.status == "completed", trial.error
     assert trial.acceptance_rate == 1.0
+    m = trial.measurements  # an honest run is never flagged (issue 21: no false positives)
+    assert (m.acceptance.tampering, m.acceptance.tests.tampering, m.tests.tampering) == ((), (), ())
     assert trial.measurements.build.success and trial.measurements.tests.passed >= 10
     assert trial.score.total >= 90
