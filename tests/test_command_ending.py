@@ -21,7 +21,7 @@ def _ctx(tmp_path: Path) -> MeasureContext:
 def _run(tmp_path: Path, code: str, **extra) -> CommandResult:
     spec = CommandSpec(command="python -c ...", env={"PATH": os.environ["PATH"]}, log_name="c",
                        argv=(sys.executable, "-c", code), **extra)
-    return run_command(spec, _ctx(tmp_path), confinement=None)  # type: ignore[arg-type]
+    return run_command(spec, _ctx(tmp_path), Confinement())
 
 
 def test_an_exit_status_is_said(tmp_path):
@@ -39,14 +39,14 @@ def test_a_signal_is_named(tmp_path):
     assert result.ending == "killed by signal SIGKILL"
     shell = run_command(CommandSpec(command="sh", env={"PATH": os.environ["PATH"]}, log_name="s",
                                     argv=("/bin/sh", "-c", f"{sys.executable} -c 'import os; os.abort()'")),
-                        _ctx(tmp_path), confinement=None)  # type: ignore[arg-type]
+                        _ctx(tmp_path), Confinement())
     assert shell.ending == "exited with status 134 (a process it waited for was killed by signal SIGABRT)"
 
 
 def test_a_failure_to_start_is_said(tmp_path):
-    spec = CommandSpec(command="nowhere", env={"PATH": "/nonexistent"}, log_name="n",
-                       argv=("/nonexistent/tool",))
-    result = run_command(spec, _ctx(tmp_path), confinement=None)  # type: ignore[arg-type]
+    spec = CommandSpec(command="nowhere", env={"PATH": os.environ["PATH"]}, log_name="n",
+                       argv=("/bin/true",), cwd=tmp_path / "no-such-folder")
+    result = run_command(spec, _ctx(tmp_path), Confinement())
     assert result.ending.startswith("could not start: FileNotFoundError")
 
 

@@ -276,8 +276,7 @@ def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement
 def _machine_out_of_disk(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> None:
     """Raise ENOSPC (the machine's failure: `infra_error`, retried) when a file system the failed
     command wrote to is full even without anything a trial wrote there (`agentbench.diskroom`)."""
-    writable = confinement.writable if confinement is not None else ()  # NOTE: None: unconfined (tests)
-    found = diskroom.shortage((*writable, ctx.logs()), own_uid=ctx.user is None)
+    found = diskroom.shortage((*confinement.writable, ctx.logs()), own_uid=ctx.user is None)
     if found is not None:
         raise diskroom.OutOfDisk(errno.ENOSPC, f"'{spec.command}' failed while {found.describe()}")
 
