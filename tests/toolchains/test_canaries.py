@@ -225,3 +225,17 @@ def test_a_challenges_own_must_fail_test_runs_as_a_canary_and_validate_sees_one_
     verdict = judge([(outcomes[0][0], "passed"), (outcomes[1][0], "passed")], rendered.resolve, catalog.tests,
                     catalog.counted())
     assert verdict.passed == 0 and verdict.cancelled == 1  # a passing must_fail test cancels a pass
+
+
+def test_a_sealed_file_s_tests_count_without_twins_and_validate_names_the_file():
+    from agentbench.toolchains.canaries import describe, surveyed
+
+    roles = [Role(original="cli.test.ts::a", group="cli.test.ts::a"),
+             Role(original="lib.test.ts::b", group="lib.test.ts::b")]
+    by_id = {r.original: r for r in roles}
+    outcomes = [("cli.test.ts::a", "passed"), ("lib.test.ts::b", "passed")]
+    catalog = surveyed(outcomes, by_id.get, (), roles, sealed=frozenset({"cli.test.ts"}))
+    assert catalog.counted() == ("cli.test.ts::a",) and catalog.twinless == ("lib.test.ts::b",)
+    assert catalog.sealed == ("cli.test.ts",)
+    assert describe(catalog).endswith("1/2 tests counted, sealed (no twins needed): cli.test.ts")
+    assert HiddenCatalog.from_json(catalog.to_json()) == catalog

@@ -103,6 +103,8 @@ class HiddenCatalog:
     """The ids of `tests` with a verified canary (the ones that count; None: every test counts)."""
     unfailed: tuple[str, ...] = ()
     """The challenge's `must_fail` tests that did not fail on the reference (or were not found)."""
+    sealed: tuple[str, ...] = ()
+    """Hidden test files guarded by a process boundary instead of canaries (`surveyed`'s `sealed`)."""
 
     def counted(self) -> tuple[str, ...]:
         """The hidden test ids that count toward the pass rate."""
@@ -113,7 +115,7 @@ class HiddenCatalog:
         body = {"version": GENERATOR_VERSION, "tests": list(self.tests), "dropped": self.dropped,
                 "twinless": list(self.twinless), "supported": self.supported,
                 "guarded": None if self.guarded is None else list(self.guarded),
-                "unfailed": list(self.unfailed),
+                "unfailed": list(self.unfailed), "sealed": list(self.sealed),
                 "canaries": [{"file": m.file, "test": m.test, "site": m.site, "literal": m.literal,
                               "described": m.described, "strong": m.strong, "common": m.common}
                               for m in self.canaries]}
@@ -129,7 +131,7 @@ class HiddenCatalog:
             tests=tuple(body["tests"]), dropped=int(body["dropped"]), twinless=tuple(body["twinless"]),
             supported=bool(body.get("supported")),
             guarded=None if body.get("guarded") is None else tuple(body["guarded"]),
-            unfailed=tuple(body.get("unfailed", ())),
+            unfailed=tuple(body.get("unfailed", ())), sealed=tuple(body.get("sealed", ())),
             canaries=tuple(Mutation(**m) for m in body["canaries"]))
 
     def by_twin(self) -> dict[str, list[Mutation]]:
@@ -285,7 +287,8 @@ def surveyed(outcomes: Iterable[tuple[str, str]], resolve: Callable[[str], Role 
     guarded = tuple(dict.fromkeys(name for name, group in real if group in covered))
     unfailed = tuple(m.twin for m in generated if m.site == MUST_FAIL and m not in verified)
     return HiddenCatalog(tests=tests, canaries=verified, dropped=len(generated) - len(verified),
-                         twinless=tuple(twinless), supported=True, guarded=guarded, unfailed=unfailed)
+                         twinless=tuple(twinless), supported=True, guarded=guarded, unfailed=unfailed,
+                         sealed=tuple(sorted(sealed)))
 
 
 def log_canaries(path: Path, resolve: Callable[[str], Role | None],
@@ -326,5 +329,6 @@ def describe(catalog: HiddenCatalog | None) -> str:
         return "-"
     strong = sum(1 for m in catalog.canaries if m.strong)
     functions = len(catalog.by_twin()) + len(catalog.twinless)
+    sealed = f", sealed (no twins needed): {', '.join(catalog.sealed)}" if catalog.sealed else ""
     return (f"{len(catalog.by_twin())}/{functions} twinned, {strong} strong, "
-            f"{len(catalog.counted())}/{len(catalog.tests)} tests counted")
+            f"{len(catalog.counted())}/{len(catalog.tests)} tests counted{sealed}")
