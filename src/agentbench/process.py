@@ -40,6 +40,7 @@ from typing import IO, cast
 
 from agentbench import supervise
 from agentbench.sandbox import Confinement, Limits, TrialUser, confine_argv, setpriv_path
+from agentbench.waiting import ended_within
 
 MARKER_VARIABLE = "AGENTBENCH_PROCESS_MARKER"
 """Environment variable carried by every process AgentBench starts, to find them all again."""
@@ -137,9 +138,7 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     watch = _DiskWatch.start_for(confinement, lambda: tree.kill(proc.pid))
     timed_out = False
     try:
-        proc.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+        timed_out = not ended_within(proc, timeout_s)
     finally:
         counts = _finish(proc, tree, watch, pumps)
         guard.ended(proc.pid)
