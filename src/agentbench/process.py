@@ -119,8 +119,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     pass_fds: tuple[int, ...] = (),
 ) -> ProcessResult:
     """Run `argv` to its end or time limit, then kill what it left (`stop_when`: see `StopWhen`)."""
-    stdout_path.parent.mkdir(parents=True, exist_ok=True)
-    stderr_path.parent.mkdir(parents=True, exist_ok=True)
+    for path in (stdout_path, stderr_path):
+        path.parent.mkdir(parents=True, exist_ok=True)
     tree = _Tree.make(confinement)
     start = time.monotonic()
     try:
@@ -136,9 +136,8 @@ def run(  # noqa: PLR0913 - the one door: every knob is explicit and keyword-onl
     pumps = [_Pump(pipe, path, max_output_bytes, stop)
              for pipe, path in ((proc.stdout, stdout_path), (proc.stderr, stderr_path))]
     watch = _DiskWatch.start_for(confinement, lambda: tree.kill(proc.pid))
-    timed_out = False
     try:
-        timed_out = not ended_within(proc, timeout_s)
+        timed_out = not ended_within(proc.pid, timeout_s)
     finally:
         counts = _finish(proc, tree, watch, pumps)
         guard.ended(proc.pid)
