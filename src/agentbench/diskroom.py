@@ -111,6 +111,14 @@ def shortage(folders: Iterable[Path], own_uid: bool, low_water: int | None = Non
     return None
 
 
+def raise_if_short(folders: Iterable[Path], own_uid: bool, during: str) -> None:
+    """Raise `OutOfDisk` (ENOSPC: the machine's failure, `infra_error`) when `shortage` finds a file
+    system of `folders` full without the trials' files; `during` says what was under way."""
+    found = shortage(folders, own_uid=own_uid)
+    if found is not None:
+        raise OutOfDisk(errno.ENOSPC, f"{during} while {found.describe()}")
+
+
 def trials_footprint(device: int, own_uid: bool, shared: Iterable[Path] | None = None) -> int | None:
     """Bytes allocated on `device` by what any trial could have written: the harness's folders in the
     temporary folder, the trials' entries in the `shared` folders (default: `SHARED_TEMP`; None: too

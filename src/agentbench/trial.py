@@ -20,7 +20,6 @@ A cancelled run (Ctrl-C) raises `Cancelled` out of the trial: nothing half-measu
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import secrets
 import shutil
@@ -134,7 +133,9 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
                                                         trial_dir, (agent, seconds, pristine))
                 base = replace(base, attempts=(first,))
             keep_trajectory(parser_name(adapter), spec, trial_dir, dirs)
-            out_of_disk(dirs)
+            # NOTE: a run that ended on a machine out of disk even without the trials' files: infra_error
+            diskroom.raise_if_short((dirs.workspace, dirs.home, dirs.tmp), own_uid=dirs.user is None,
+                                    during="the agent's run ended")
             agent = replace(agent, version=agent.version or shared.versions.get(spec.agent))
             cancel.check()
             base, measured = _after_agent(base, _context(spec, config, shared, dirs, trial_dir, cancel),
@@ -144,14 +145,6 @@ def run_trial(spec: TrialSpec, config: RunConfig, shared: RunShared, cancel: Can
         cancel.check()
         return base.build(TrialStatus.INFRA_ERROR, None, None, config, f"{type(exc).__name__}: {exc}")
     return _judged(base, (spec, config, shared, cancel), agent, measured, seconds)
-
-
-def out_of_disk(dirs: TrialDirs) -> None:
-    """Raise ENOSPC (`infra_error`) when the agent's run ended on a machine out of disk even without
-    any trial's files (`agentbench.diskroom`): what it did then is the machine's, not the agent's."""
-    found = diskroom.shortage((dirs.workspace, dirs.home, dirs.tmp), own_uid=dirs.user is None)
-    if found is not None:
-        raise diskroom.OutOfDisk(errno.ENOSPC, f"the agent's run ended while {found.describe()}")
 
 
 def _after_agent(base: _Record, ctx: MeasureContext, challenge: Challenge,

@@ -13,7 +13,6 @@ ran, creates every folder it writes with a fresh random name, and never follows 
 
 from __future__ import annotations
 
-import errno
 import re
 import shlex
 import signal
@@ -268,17 +267,10 @@ def run_command(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement
         duration_s=round(result.duration_s, 3), log=f"logs/{spec.log_name}.log",
         ending=ending_of(result, spec.timeout_s or ctx.command_timeout_s),
     )
-    if not command.ok:
-        _machine_out_of_disk(spec, ctx, confinement)
+    if not command.ok:  # NOTE: on a machine out of disk even without the trials' files: infra_error
+        diskroom.raise_if_short((*confinement.writable, ctx.logs()), own_uid=ctx.user is None,
+                                during=f"'{spec.command}' failed")
     return command
-
-
-def _machine_out_of_disk(spec: CommandSpec, ctx: MeasureContext, confinement: Confinement) -> None:
-    """Raise ENOSPC (the machine's failure: `infra_error`, retried) when a file system the failed
-    command wrote to is full even without anything a trial wrote there (`agentbench.diskroom`)."""
-    found = diskroom.shortage((*confinement.writable, ctx.logs()), own_uid=ctx.user is None)
-    if found is not None:
-        raise diskroom.OutOfDisk(errno.ENOSPC, f"'{spec.command}' failed while {found.describe()}")
 
 
 def ending_of(result: process.ProcessResult, timeout_s: float) -> str:
